@@ -1,0 +1,207 @@
+/**
+ * Configuration lives in the spec itself, in `x-specforge` extensions: at the
+ * root for the whole API, on a path item or an operation for what may vary per
+ * operation. One mechanism, versioned with the spec, so `specforge check` in CI
+ * sees exactly what `generate` saw. Every default is set here, once.
+ */
+import { diagnostic, SpecforgeError, toPointer, type Diagnostic } from './diagnostics.js';
+
+export const EXTENSION = 'x-specforge';
+
+export type PagingStyle = 'cursor' | 'offset';
+export type ResourceShape = 'flat' | 'typed';
+export type VersioningMechanism = 'url' | 'header' | 'both' | 'none';
+
+export interface PagingConfig {
+  style: PagingStyle;
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+/** What may differ between operations. */
+export interface OperationConfig {
+  resourceShape: ResourceShape;
+  paging: PagingConfig;
+  cacheControl: string;
+}
+
+/** The whole API's configuration, every value resolved. */
+export interface Config extends OperationConfig {
+  validation: { status: 400 | 422 };
+  versioning: { mechanism: VersioningMechanism; version: number };
+  rateLimit: { limit: number; windowSeconds: number };
+  bodyLimit: number;
+}
+
+export const DEFAULTS: Omit<Config, 'versioning'> & { versioning: { mechanism: VersioningMechanism } } = {
+  resourceShape: 'flat',
+  paging: { style: 'cursor', defaultLimit: 20, maxLimit: 100 },
+  cacheControl: 'private, no-cache',
+  validation: { status: 422 },
+  versioning: { mechanism: 'both' },
+  rateLimit: { limit: 100, windowSeconds: 60 },
+  bodyLimit: 1024 * 1024,
+};
+
+// ── option schema: data, so that validation, defaults and docs agree ─────────
+
+type Check = (value: unknown) => string | undefined;
+interface Shape {
+  [key: string]: Check | Shape;
+}
+
+const oneOf =
+  (...allowed: (string | number)[]): Check =>
+  (value) =>
+    allowed.includes(value as string | number) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
+const positiveInteger: Check = (value) =>
+  Number.isInteger(value) && (value as number) > 0 ? undefined : 'must be a positive integer';
+const nonEmptyString: Check = (value) =>
+  typeof value === 'string' && value.trim() !== '' ? undefined : 'must be a non-empty string';
+
+const OPERATION_SHAPE: Shape = {
+  resourceShape: oneOf('flat', 'typed'),
+  paging: { style: oneOf('cursor', 'offset'), defaultLimit: positiveInteger, maxLimit: positiveInteger },
+  cacheControl: nonEmptyString,
+};
+
+const ROOT_SHAPE: Shape = {
+  ...OPERATION_SHAPE,
+  validation: { status: oneOf(400, 422) },
+  versioning: { mechanism: oneOf('url', 'header', 'both', 'none'), version: positiveInteger },
+  rateLimit: { limit: positiveInteger, windowSeconds: positiveInteger },
+  bodyLimit: positiveInteger,
+};
+
+function checkAgainst(value: unknown, shape: Shape, path: (string | number)[], file: string | undefined): Diagnostic[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return [diagnostic('CONFIG_INVALID_VALUE', `${path.at(-1)} must be a mapping`, { file, pointer: toPointer(path) })];
+  }
+  const problems: Diagnostic[] = [];
+  for (const [key, child] of Object.entries(value)) {
+    const rule = shape[key];
+    const at = { file, pointer: toPointer([...path, key]) };
+    if (rule === undefined) {
+      const guess = closest(key, Object.keys(shape));
+      const known = Object.keys(shape).join(', ');
+      problems.push(
+        diagnostic('CONFIG_UNKNOWN_KEY', `Unknown option "${key}" in ${EXTENSION}${guess ? ` (did you mean "${guess}"?)` : ''}`, at, {
+          hint: `Known options here: ${known}.`,
+        }),
+      );
+    } else if (typeof rule === 'function') {
+      const problem = rule(child);
+      if (problem) problems.push(diagnostic('CONFIG_INVALID_VALUE', `${key} ${problem}, got ${JSON.stringify(child)}`, at));
+    } else {
+      problems.push(...checkAgainst(child, rule, [...path, key], file));
+    }
+  }
+  return problems;
+}
+
+/** Edit distance, to suggest the option a typo meant. */
+function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const d = levenshtein(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+// ── resolution ───────────────────────────────────────────────────────────────
+
+type Partial2<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Collects every configuration problem in the document (root, path items, operations). */
+export function validateConfig(spec: Record<string, unknown>, file?: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  if (spec[EXTENSION] !== undefined) problems.push(...checkAgainst(spec[EXTENSION], ROOT_SHAPE, [EXTENSION], file));
+  const paths = (spec.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  for (const [path, item] of Object.entries(paths)) {
+    if (!item || typeof item !== 'object') continue;
+    if (item[EXTENSION] !== undefined) {
+      problems.push(...checkAgainst(item[EXTENSION], OPERATION_SHAPE, ['paths', path, EXTENSION], file));
+    }
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as Record<string, unknown> | undefined;
+      if (operation?.[EXTENSION] !== undefined) {
+        problems.push(...checkAgainst(operation[EXTENSION], OPERATION_SHAPE, ['paths', path, method, EXTENSION], file));
+      }
+    }
+  }
+  return problems;
+}
+
+/** The API's configuration: the root extension over the defaults. */
+export function resolveConfig(spec: Record<string, unknown>, file?: string): Config {
+  const problems = validateConfig(spec, file);
+  if (problems.length > 0) throw new SpecforgeError(problems);
+  const given = (spec[EXTENSION] ?? {}) as Partial2<Config>;
+  const info = (spec.info ?? {}) as { version?: unknown };
+  const config: Config = {
+    ...mergeOperationConfig(DEFAULTS, given),
+    validation: { ...DEFAULTS.validation, ...given.validation },
+    versioning: {
+      mechanism: given.versioning?.mechanism ?? DEFAULTS.versioning.mechanism,
+      version: given.versioning?.version ?? majorVersion(info.version),
+    },
+    rateLimit: { ...DEFAULTS.rateLimit, ...given.rateLimit },
+    bodyLimit: given.bodyLimit ?? DEFAULTS.bodyLimit,
+  };
+  assertPaging(config.paging, [EXTENSION, 'paging'], file);
+  return config;
+}
+
+/** An operation's configuration: operation over path item over the API's. */
+export function operationConfig(
+  api: OperationConfig,
+  pathItemExtension: unknown,
+  operationExtension: unknown,
+): OperationConfig {
+  return mergeOperationConfig(
+    mergeOperationConfig(api, (pathItemExtension ?? {}) as Partial2<OperationConfig>),
+    (operationExtension ?? {}) as Partial2<OperationConfig>,
+  );
+}
+
+function mergeOperationConfig(base: OperationConfig, given: Partial2<OperationConfig>): OperationConfig {
+  return {
+    resourceShape: given.resourceShape ?? base.resourceShape,
+    paging: { ...base.paging, ...given.paging },
+    cacheControl: given.cacheControl ?? base.cacheControl,
+  };
+}
+
+function assertPaging(paging: PagingConfig, path: string[], file: string | undefined): void {
+  if (paging.defaultLimit > paging.maxLimit) {
+    throw new SpecforgeError([
+      diagnostic(
+        'CONFIG_INVALID_VALUE',
+        `paging.defaultLimit (${paging.defaultLimit}) is above paging.maxLimit (${paging.maxLimit})`,
+        { file, pointer: toPointer(path) },
+      ),
+    ]);
+  }
+}
+
+/** `info.version` "2.4.1" → 2; the version segment is never below 1. */
+function majorVersion(version: unknown): number {
+  const major = Number.parseInt(String(version ?? '1'), 10);
+  return Number.isInteger(major) && major > 0 ? major : 1;
+}

@@ -1,0 +1,109 @@
+/**
+ * Stage 2 — conventions: merge the REST conventions into the user's spec.
+ * A pure function, document in, document out; merging its own output changes
+ * nothing. The result is the single source every target is generated from.
+ */
+import { EXTENSION, operationConfig, resolveConfig, type Config } from '../config.js';
+import { SpecforgeError, type Diagnostic } from '../diagnostics.js';
+import {
+  classifyOperation,
+  findField,
+  itemSchemaOf,
+  pathParams,
+  pathShape,
+  resourceFields,
+  UPDATED_FIELDS,
+} from '../openapi/classify.js';
+import { operationsOf, type HttpMethod, type OpenApiDocument, type OperationObject, type PathItemObject } from '../openapi/document.js';
+import { operationIdFor } from '../openapi/names.js';
+import { installComponents, type ConventionFragments } from './components.js';
+import { errorsFor } from './errors.js';
+import { conventionParameters } from './parameters.js';
+import { toTypedResource } from './resource-shape.js';
+import { conventionResponses } from './responses.js';
+import { applyDefaultSecurity, effectiveSecurity, isSecured } from './security.js';
+import { applyVersionSegment, declaredVersion } from './versioning.js';
+
+export type { ConventionFragments } from './components.js';
+
+export interface MergedSpec {
+  document: OpenApiDocument;
+  config: Config;
+}
+
+export function applyConventions(input: OpenApiDocument, fragments: ConventionFragments): MergedSpec {
+  const document = structuredClone(input);
+  const config = resolveVersion(document, resolveConfig(document));
+  const problems: Diagnostic[] = installComponents(document, fragments, config.validation.status);
+  applyDefaultSecurity(document, fragments);
+  applyVersionSegment(document, config.versioning.mechanism, config.versioning.version);
+
+  const operationIds = new Set<string>();
+  for (const { path, method, pathItem, operation } of operationsOf(document)) {
+    mergeOperation({ document, config, path, method, pathItem, operation, operationIds, problems });
+  }
+  // The resolved configuration travels with the merged spec: targets read it there.
+  document[EXTENSION] = config;
+  if (problems.length > 0) throw new SpecforgeError(dedupe(problems));
+  return { document, config };
+}
+
+/** An explicit `versioning.version` wins; else the version the spec already shows; else info.version's major. */
+function resolveVersion(document: OpenApiDocument, config: Config): Config {
+  const explicit = (document[EXTENSION] as { versioning?: { version?: number } } | undefined)?.versioning?.version;
+  const version = explicit ?? declaredVersion(document) ?? config.versioning.version;
+  return { ...config, versioning: { ...config.versioning, version } };
+}
+
+interface OperationContext {
+  document: OpenApiDocument;
+  config: Config;
+  path: string;
+  method: HttpMethod;
+  pathItem: PathItemObject;
+  operation: OperationObject;
+  operationIds: Set<string>;
+  problems: Diagnostic[];
+}
+
+function mergeOperation(context: OperationContext): void {
+  const { document, config, path, method, pathItem, operation } = context;
+  const kind = classifyOperation(document, path, method, operation);
+  const settings = operationConfig(config, pathItem[EXTENSION], operation[EXTENSION]);
+  const fields = resourceFields(document, itemSchemaOf(document, operation));
+  const resourceType = pathShape(path).pairs.at(-1)?.collection ?? '';
+
+  operation.operationId ??= operationIdFor(method, path, context.operationIds);
+  context.operationIds.add(operation.operationId);
+
+  const parameters = conventionParameters(document, { kind, path, config: settings, fields, declared: operation.parameters ?? [] });
+  if (parameters.length > 0) operation.parameters = parameters;
+
+  const takesBody = operation.requestBody !== undefined;
+  const errors = errorsFor({
+    method,
+    kind,
+    secured: isSecured(effectiveSecurity(document, operation)),
+    addressesId: pathParams(path).length > 0,
+    takesBody,
+    takesInput: takesBody || parameters.length > 0 || (pathItem.parameters ?? []).length > 0,
+    versioned: config.versioning.mechanism !== 'none',
+    validationStatus: config.validation.status,
+  });
+  operation.responses = conventionResponses(document, operation.responses ?? {}, {
+    kind,
+    paging: settings.paging.style,
+    hasUpdatedAt: findField(fields, UPDATED_FIELDS) !== undefined,
+    errors,
+    shapeResource: (schema) =>
+      settings.resourceShape === 'typed' ? toTypedResource(document, schema, resourceType, context.problems) : schema,
+  });
+}
+
+function dedupe(problems: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.code} ${problem.pointer}`;
+    return !seen.has(key) && seen.add(key);
+  });
+}

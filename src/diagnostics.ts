@@ -1,0 +1,117 @@
+/**
+ * Every problem a user can cause is a Diagnostic: a stable code, where it is
+ * (file, JSON pointer, line:column) and how to fix it. User errors never
+ * surface as stack traces; only `InternalError`s do.
+ */
+
+export type Severity = 'error' | 'warning';
+
+/** The catalog: stable codes and the fix we suggest when the caller gives none. */
+export const DIAGNOSTIC_CATALOG = {
+  SPEC_NOT_FOUND: 'Check the path; it is resolved against the current directory.',
+  SPEC_READ_FAILED: 'Check that the file is readable.',
+  SPEC_PARSE_ERROR: 'Fix the YAML/JSON syntax at the position shown.',
+  SPEC_NOT_OBJECT: 'An OpenAPI document is a mapping with `openapi`, `info` and `paths` at its top level.',
+  SPEC_SWAGGER_2:
+    'specforge reads OpenAPI 3.0 and 3.1. Convert the document first, e.g. with the `swagger2openapi` npm package.',
+  SPEC_UNSUPPORTED_VERSION: 'Set `openapi` to a 3.0.x or 3.1.x version.',
+  SPEC_REF_NOT_FOUND: 'Point the $ref at an existing location, or add the missing definition.',
+  SPEC_REF_FILE_NOT_FOUND: 'Check the relative path of the $ref; it is resolved against the file that contains it.',
+  SPEC_INVALID: 'Make the document conform to the OpenAPI specification at the location shown.',
+  CONFIG_UNKNOWN_KEY: 'Remove the key or correct its spelling; `specforge --help` and the README list every option.',
+  CONFIG_INVALID_VALUE: 'Use one of the documented values for this option.',
+  CONVENTION_NAME_CONFLICT:
+    'Rename your component: the conventions own this name and define it differently.',
+  TEMPLATES_NOT_FOUND: 'Pass a directory that exists to --templates.',
+  TEMPLATE_ERROR: 'Fix the template at the position shown.',
+  OUTPUT_HAND_EDITED: 'Move your change into a scaffold file (they are never overwritten), or pass --force to discard it.',
+  OUTPUT_NOT_OURS:
+    'A file specforge did not write is in the way. Move it, or choose another --out directory.',
+  OUTPUT_STALE: 'Run `specforge generate` and commit the result.',
+  MANIFEST_INVALID: 'Delete .specforge/manifest.json only if you know every generated file is unchanged; then regenerate.',
+} as const;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CATALOG;
+
+export interface SourceLocation {
+  file?: string;
+  /** JSON pointer into the document, e.g. `#/paths/~1books/get`. */
+  pointer?: string;
+  line?: number;
+  column?: number;
+}
+
+export interface Diagnostic extends SourceLocation {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  hint: string;
+}
+
+export function diagnostic(
+  code: DiagnosticCode,
+  message: string,
+  location: SourceLocation = {},
+  options: { severity?: Severity; hint?: string } = {},
+): Diagnostic {
+  return {
+    code,
+    severity: options.severity ?? 'error',
+    message,
+    hint: options.hint ?? DIAGNOSTIC_CATALOG[code],
+    ...location,
+  };
+}
+
+/** A failure caused by the user's input: exit code 1, printed as diagnostics. */
+export class SpecforgeError extends Error {
+  readonly diagnostics: Diagnostic[];
+
+  constructor(diagnostics: Diagnostic[]) {
+    super(diagnostics.map((d) => `${d.code}: ${d.message}`).join('\n'));
+    this.name = 'SpecforgeError';
+    this.diagnostics = diagnostics;
+  }
+}
+
+export function fail(code: DiagnosticCode, message: string, location: SourceLocation = {}, hint?: string): never {
+  throw new SpecforgeError([diagnostic(code, message, location, hint === undefined ? {} : { hint })]);
+}
+
+/** Escapes one reference token for a JSON pointer (RFC 6901). */
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function toPointer(path: readonly (string | number)[]): string {
+  return '#' + path.map((token) => '/' + escapePointerToken(token)).join('');
+}
+
+export function parsePointer(pointer: string): string[] {
+  const body = pointer.replace(/^#/, '');
+  if (body === '' || body === '/') return body === '/' ? [''] : [];
+  return body
+    .slice(1)
+    .split('/')
+    .map((token) => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** `✘ CODE  file:line:col  #/pointer` then the message and the fix, one per line. */
+export function formatDiagnostic(d: Diagnostic, options: { color: boolean; cwd?: string }): string {
+  const paint = (code: string, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const mark = d.severity === 'error' ? paint('31', '✘') : paint('33', '⚠');
+  const file = d.file ? relativeTo(d.file, options.cwd) : undefined;
+  const where = [
+    file ? file + (d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : '') : undefined,
+    d.pointer,
+  ]
+    .filter(Boolean)
+    .join('  ');
+  const head = `${mark} ${paint('1', d.code)}${where ? '  ' + where : ''}`;
+  return `${head}\n  ${d.message}\n  ${paint('2', 'fix:')} ${d.hint}`;
+}
+
+function relativeTo(file: string, cwd: string | undefined): string {
+  if (!cwd || !file.startsWith(cwd + '/')) return file;
+  return file.slice(cwd.length + 1);
+}

@@ -1,0 +1,66 @@
+/**
+ * Stage 1 — load: read the spec and every file it references, bundle them
+ * into one document (swagger-parser), and validate it. Any problem ends the
+ * run with diagnostics that name the file, the pointer and the line.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
+import type { OpenApiDocument } from '../openapi/document.js';
+import { SourceSet } from './sources.js';
+import { findBrokenRefs, validateOpenApi } from './validate.js';
+
+export interface LoadedSpec {
+  document: OpenApiDocument;
+  sources: SourceSet;
+}
+
+export async function loadSpec(file: string): Promise<LoadedSpec> {
+  const sources = new SourceSet(file);
+  stopOn(sources, sources.crawl());
+  const root = sources.get(sources.root)!.value;
+  stopOn(sources, checkKind(root, sources.root));
+
+  const bundled = sources.all.length > 1 ? await bundle(sources, root as OpenApiDocument) : (root as OpenApiDocument);
+  stopOn(sources, findBrokenRefs(bundled));
+  stopOn(sources, await validateOpenApi(bundled));
+  return { document: bundled, sources };
+}
+
+/** Throws the problems, each placed in its source file. */
+export function stopOn(sources: SourceSet, problems: Diagnostic[]): void {
+  if (problems.length === 0) return;
+  throw new SpecforgeError(problems.map((problem) => placeIn(sources, problem)));
+}
+
+/** Gives a diagnostic that only has a bundled pointer its file, line and column. */
+export function placeIn(sources: SourceSet, problem: Diagnostic): Diagnostic {
+  if (problem.file || !problem.pointer) return problem.file ? problem : { ...problem, file: sources.root };
+  return { ...problem, ...sources.locateBundled(problem.pointer) };
+}
+
+function checkKind(root: unknown, file: string): Diagnostic[] {
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
+    return [diagnostic('SPEC_NOT_OBJECT', 'The document is not a mapping', { file })];
+  }
+  const document = root as Record<string, unknown>;
+  if (document.swagger !== undefined) {
+    return [diagnostic('SPEC_SWAGGER_2', `This is a Swagger ${String(document.swagger)} document`, { file, pointer: '#/swagger' })];
+  }
+  if (typeof document.openapi !== 'string' || !/^3\.[01]\.\d+/.test(document.openapi)) {
+    const found = document.openapi === undefined ? 'no `openapi` field' : `openapi: ${JSON.stringify(document.openapi)}`;
+    return [diagnostic('SPEC_UNSUPPORTED_VERSION', `Expected OpenAPI 3.0.x or 3.1.x, found ${found}`, { file, pointer: '#/openapi' })];
+  }
+  return [];
+}
+
+async function bundle(sources: SourceSet, root: OpenApiDocument): Promise<OpenApiDocument> {
+  try {
+    // The root is already parsed; swagger-parser reads only the referenced files.
+    return (await SwaggerParser.bundle(sources.root, structuredClone(root) as never)) as unknown as OpenApiDocument;
+  } catch (error) {
+    const { message, source } = error as { message?: string; source?: string };
+    throw new SpecforgeError([
+      diagnostic('SPEC_REF_NOT_FOUND', String(message ?? error), { file: source ?? sources.root }),
+    ]);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Text → value for one YAML or JSON file, and pointer → line:column for
+ * diagnostics. Positions are computed lazily, only when a problem is reported:
+ * the fast path for a 13 MB JSON spec is a plain JSON.parse.
+ */
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
+import { diagnostic, type Diagnostic } from '../diagnostics.js';
+
+export type ParseResult = { ok: true; value: unknown } | { ok: false; problem: Diagnostic };
+
+export function parseText(text: string, file: string): ParseResult {
+  return looksLikeJson(text, file) ? parseJson(text, file) : parseYaml(text, file);
+}
+
+function looksLikeJson(text: string, file: string): boolean {
+  return file.endsWith('.json') || /^\s*[{[]/.test(text);
+}
+
+function parseJson(text: string, file: string): ParseResult {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const message = (error as Error).message;
+    const offset = Number(/position (\d+)/.exec(message)?.[1] ?? NaN);
+    const position = Number.isNaN(offset) ? {} : lineColumnAt(text, offset);
+    return { ok: false, problem: diagnostic('SPEC_PARSE_ERROR', `Invalid JSON: ${message}`, { file, ...position }) };
+  }
+}
+
+function parseYaml(text: string, file: string): ParseResult {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const error = document.errors[0];
+  if (error) {
+    const position = lineCounter.linePos(error.pos[0]);
+    const firstLine = error.message.split('\n')[0] ?? error.message;
+    return {
+      ok: false,
+      problem: diagnostic('SPEC_PARSE_ERROR', `Invalid YAML: ${firstLine}`, {
+        file,
+        line: position.line,
+        column: position.col,
+      }),
+    };
+  }
+  return { ok: true, value: document.toJS({ maxAliasCount: 1000 }) };
+}
+
+function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/**
+ * Line and column of the deepest node on `path` that exists in the text
+ * (a missing property is reported at the object that lacks it).
+ */
+export function locateInText(text: string, path: readonly string[]): { line: number; column: number } | undefined {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
+  let node: Node | null | undefined = document.contents;
+  let found: Node | null | undefined = node;
+  let keyOffset: number | undefined;
+  for (const token of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === token);
+      if (!pair) break;
+      keyOffset = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      node = pair.value as Node | null;
+    } else if (isSeq(node)) {
+      node = node.items[Number(token)] as Node | undefined;
+      keyOffset = undefined;
+    } else {
+      break;
+    }
+    if (!node) break;
+    found = node;
+  }
+  const offset = keyOffset ?? found?.range?.[0];
+  if (offset === undefined) return undefined;
+  const position = lineCounter.linePos(offset);
+  return { line: position.line, column: position.col };
+}

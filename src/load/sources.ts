@@ -1,0 +1,144 @@
+/**
+ * The files a spec is made of: the root and every file its `$ref`s reach.
+ * Crawling them ourselves (before swagger-parser bundles) lets a broken
+ * reference be reported at the `$ref` that names it, with file and line, and
+ * gives `--watch` and the manifest the full list of inputs.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { diagnostic, parsePointer, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { locateInText, parseText } from './parse.js';
+
+export interface SourceFile {
+  path: string;
+  text: string;
+  value: unknown;
+  /** sha256 of the bytes, for the manifest's input fingerprint. */
+  hash: string;
+}
+
+export class SourceSet {
+  readonly root: string;
+  private readonly files = new Map<string, SourceFile>();
+
+  constructor(rootFile: string) {
+    this.root = resolve(rootFile);
+  }
+
+  get all(): SourceFile[] {
+    return [...this.files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  get(path: string): SourceFile | undefined {
+    return this.files.get(path);
+  }
+
+  /** Reads and parses one file; a problem is returned, never thrown. */
+  read(path: string, referencedFrom?: SourceLocation): SourceFile | Diagnostic {
+    const known = this.files.get(path);
+    if (known) return known;
+    if (!existsSync(path) || !statSync(path).isFile()) {
+      return referencedFrom
+        ? diagnostic('SPEC_REF_FILE_NOT_FOUND', `$ref points at ${path}, which does not exist`, referencedFrom)
+        : diagnostic('SPEC_NOT_FOUND', `No file at ${path}`, { file: path });
+    }
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      return diagnostic('SPEC_READ_FAILED', `Cannot read ${path}: ${(error as Error).message}`, { file: path });
+    }
+    const parsed = parseText(text, path);
+    if (!parsed.ok) return parsed.problem;
+    const file: SourceFile = { path, text, value: parsed.value, hash: createHash('sha256').update(text).digest('hex') };
+    this.files.set(path, file);
+    return file;
+  }
+
+  /** Reads every file reachable through external `$ref`s; returns the problems found. */
+  crawl(): Diagnostic[] {
+    const problems: Diagnostic[] = [];
+    const pending: SourceFile[] = [];
+    const root = this.read(this.root);
+    if ('code' in root) return [root];
+    pending.push(root);
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      for (const { ref, path } of externalRefs(file.value)) {
+        const target = resolve(dirname(file.path), decodeURI(ref.split('#')[0]!));
+        if (this.files.has(target)) continue;
+        const at = this.locate(file.path, path);
+        const next = this.read(target, at);
+        if ('code' in next) problems.push(next);
+        else pending.push(next);
+      }
+    }
+    return problems;
+  }
+
+  /** Location of a path inside one file, with line and column. */
+  locate(filePath: string, path: readonly (string | number)[]): SourceLocation {
+    const file = this.files.get(filePath);
+    const tokens = path.map(String);
+    const position = file ? locateInText(file.text, tokens) : undefined;
+    return { file: filePath, pointer: toPointer(tokens), ...position };
+  }
+
+  /**
+   * Maps a pointer into the bundled document back to the file it came from:
+   * walk the root file, and follow an external `$ref` into its file whenever
+   * the path passes through one (that is where the bundler inlined it).
+   */
+  locateBundled(pointer: string): SourceLocation {
+    let filePath = this.root;
+    let node = this.files.get(filePath)?.value;
+    let inFile: string[] = [];
+    for (const token of parsePointer(pointer)) {
+      const ref = refOf(node);
+      if (ref !== undefined && !ref.startsWith('#')) {
+        const [target, fragment = ''] = ref.split('#');
+        filePath = resolve(dirname(filePath), decodeURI(target!));
+        inFile = parsePointer(fragment);
+        node = walk(this.files.get(filePath)?.value, inFile);
+      }
+      node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[token] : undefined;
+      inFile = [...inFile, token];
+    }
+    return this.locate(filePath, inFile);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function refOf(node: unknown): string | undefined {
+  return isObject(node) && typeof node.$ref === 'string' ? node.$ref : undefined;
+}
+
+function walk(node: unknown, tokens: readonly string[]): unknown {
+  let current = node;
+  for (const token of tokens) {
+    current = isObject(current) || Array.isArray(current) ? (current as Record<string, unknown>)[token] : undefined;
+  }
+  return current;
+}
+
+/** Every `$ref` whose target lies in another file, with the path where it stands. */
+function externalRefs(root: unknown): { ref: string; path: (string | number)[] }[] {
+  const found: { ref: string; path: (string | number)[] }[] = [];
+  const path: (string | number)[] = []; // one mutable path: the walk is hot on large specs
+  const visit = (node: unknown) => {
+    if (typeof node !== 'object' || node === null) return;
+    const ref = refOf(node);
+    if (ref !== undefined && !ref.startsWith('#') && !/^[a-z]+:\/\//i.test(ref)) found.push({ ref, path: [...path, '$ref'] });
+    for (const [key, value] of Object.entries(node)) {
+      path.push(Array.isArray(node) ? Number(key) : key);
+      visit(value);
+      path.pop();
+    }
+  };
+  visit(root);
+  return found;
+}

@@ -1,0 +1,113 @@
+/**
+ * Validation of the bundled document: every internal `$ref` resolves, and the
+ * document conforms to the OpenAPI 3.0 / 3.1 schema (swagger-parser). Each
+ * problem comes back as a diagnostic whose pointer is in the bundled document.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { diagnostic, parsePointer, toPointer, type Diagnostic } from '../diagnostics.js';
+
+type Json = Record<string, unknown>;
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+export function findBrokenRefs(document: unknown): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const path: (string | number)[] = [];
+  const visit = (node: unknown) => {
+    if (typeof node !== 'object' || node === null) return;
+    const ref = (node as Json).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#') && resolvePointer(document, ref) === undefined) {
+      problems.push(
+        diagnostic('SPEC_REF_NOT_FOUND', `$ref "${ref}" does not resolve`, { pointer: toPointer([...path, '$ref']) }),
+      );
+    }
+    for (const [key, value] of Object.entries(node)) {
+      path.push(key);
+      visit(value);
+      path.pop();
+    }
+  };
+  visit(document);
+  return problems;
+}
+
+export function resolvePointer(document: unknown, pointer: string): unknown {
+  let node: unknown = document;
+  for (const token of parsePointer(pointer)) {
+    if (typeof node !== 'object' || node === null || !(token in node)) return undefined;
+    node = (node as Json)[token];
+  }
+  return node;
+}
+
+export async function validateOpenApi(bundled: Json): Promise<Diagnostic[]> {
+  try {
+    // swagger-parser dereferences in place: hand it a copy.
+    await SwaggerParser.validate(structuredClone(bundled) as never);
+    return [];
+  } catch (error) {
+    const details = (error as { details?: AjvError[] }).details;
+    if (Array.isArray(details) && details.length > 0) return schemaProblems(bundled, details);
+    const message = String((error as Error).message ?? error).replace(/^Validation failed\.\s*/, '');
+    return [diagnostic('SPEC_INVALID', message)];
+  }
+}
+
+/**
+ * Ajv with allErrors reports every failed branch of every oneOf; keep the
+ * errors a person can act on: the deepest ones, without the "it is not a
+ * Reference object either" noise, one per location and message.
+ */
+function schemaProblems(bundled: Json, errors: AjvError[]): Diagnostic[] {
+  const actionable = errors.filter(
+    (e) =>
+      !['oneOf', 'anyOf', 'if', 'not', 'then', 'else', '$ref'].includes(e.keyword) &&
+      !(e.keyword === 'required' && e.params?.missingProperty === '$ref') &&
+      !(e.keyword === 'additionalProperties' && errors.some((o) => o !== e && o.instancePath.startsWith(e.instancePath + '/'))),
+  );
+  const chosen = actionable.length > 0 ? actionable : errors;
+  const seen = new Set<string>();
+  const problems: Diagnostic[] = [];
+  for (const error of chosen) {
+    const pointer = toBundledPointer(bundled, error.instancePath);
+    const message = describe(error);
+    const key = pointer + message;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(diagnostic('SPEC_INVALID', message, { pointer }));
+  }
+  return problems;
+}
+
+function describe(error: AjvError): string {
+  const params = error.params ?? {};
+  if (error.keyword === 'additionalProperties') return `unexpected property "${String(params.additionalProperty)}"`;
+  if (error.keyword === 'required') return `missing required property "${String(params.missingProperty)}"`;
+  if (error.keyword === 'enum') return `${error.message}: ${JSON.stringify(params.allowedValues)}`;
+  return error.message ?? error.keyword;
+}
+
+/**
+ * Ajv's instancePath is a path through the *dereferenced* document; follow it
+ * through the bundled one, jumping to a `$ref`'s target whenever it crosses one,
+ * so the pointer names the place the user has to edit.
+ */
+function toBundledPointer(bundled: Json, instancePath: string): string {
+  let tokens: string[] = [];
+  let node: unknown = bundled;
+  for (const token of parsePointer('#' + instancePath)) {
+    const ref = (node as Json | undefined)?.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#')) {
+      tokens = parsePointer(ref);
+      node = resolvePointer(bundled, ref);
+    }
+    node = typeof node === 'object' && node !== null ? (node as Json)[token] : undefined;
+    tokens.push(token);
+  }
+  return toPointer(tokens);
+}

@@ -1,0 +1,204 @@
+/**
+ * Reading a spec in the conventions' terms (§4 "Path shapes"): which
+ * operations are lists, reads, creates…, which resource a path addresses and
+ * under which parents. Used by the merge and by the model, so both agree.
+ */
+import {
+  deref,
+  isObject,
+  isReference,
+  type HttpMethod,
+  type OpenApiDocument,
+  type OperationObject,
+  type Reference,
+  type ResponseObject,
+  type SchemaObject,
+} from './document.js';
+
+export type OperationKind = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete' | 'other';
+
+/** One `/{resources}/{id}` step of a path. */
+export interface PathSegmentPair {
+  /** The collection segment, e.g. `books`. */
+  collection: string;
+  /** The id parameters that follow it, e.g. `['book_id']` (empty on a collection path). */
+  idParams: string[];
+}
+
+export interface PathShape {
+  /** Leading fixed segments that are not resources: `api`, `v1`. */
+  prefix: string[];
+  pairs: PathSegmentPair[];
+  /** Whether the path ends with an id (an item path) or a collection segment. */
+  addressesItem: boolean;
+}
+
+const PREFIX_SEGMENT = /^(api|v\d+)$/;
+const PARAM_SEGMENT = /^\{([^}]+)\}$/;
+
+export function pathShape(path: string): PathShape {
+  const segments = path.split('/').filter((segment) => segment !== '');
+  const prefix: string[] = [];
+  while (segments.length > 0 && PREFIX_SEGMENT.test(segments[0]!) && prefix.length < 2) prefix.push(segments.shift()!);
+  const pairs: PathSegmentPair[] = [];
+  for (const segment of segments) {
+    const param = PARAM_SEGMENT.exec(segment)?.[1];
+    if (param === undefined) pairs.push({ collection: segment, idParams: [] });
+    else if (pairs.length > 0) pairs.at(-1)!.idParams.push(param);
+    else pairs.push({ collection: '', idParams: [param] });
+  }
+  const last = segments.at(-1);
+  return { prefix, pairs, addressesItem: last !== undefined && PARAM_SEGMENT.test(last) };
+}
+
+/** The path's parameters in the order they appear. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+export const SUCCESS_JSON = /^application\/(.+\+)?json$/;
+
+/** The first 2xx status of an operation, and its response. */
+export function successResponse(
+  document: OpenApiDocument,
+  operation: OperationObject,
+): { status: string; response: ResponseObject } | undefined {
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const resolved = deref<ResponseObject>(document, response);
+    if (resolved) return { status, response: resolved };
+  }
+  return undefined;
+}
+
+/** The JSON schema of a response, if it has one. */
+export function jsonSchemaOf(response: ResponseObject): SchemaObject | Reference | undefined {
+  for (const [mediaType, media] of Object.entries(response.content ?? {})) {
+    if (SUCCESS_JSON.test(mediaType.split(';')[0]!.trim()) && media.schema) return media.schema;
+  }
+  return undefined;
+}
+
+const ENVELOPE_MEMBERS = new Set(['data', 'meta', 'pagination', 'links', 'included']);
+
+/** Whether a schema already is the success envelope (so it is not wrapped twice). */
+export function isEnvelope(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): boolean {
+  const resolved = schema && deref<SchemaObject>(document, schema);
+  if (!resolved || !isObject(resolved.properties) || !('data' in resolved.properties)) return false;
+  return Object.keys(resolved.properties).every((name) => ENVELOPE_MEMBERS.has(name));
+}
+
+/** What a response carries as its resource data: `data` of an envelope, else the body itself. */
+export function dataSchemaOf(
+  document: OpenApiDocument,
+  schema: SchemaObject | Reference | undefined,
+): SchemaObject | Reference | undefined {
+  if (!schema || !isEnvelope(document, schema)) return schema;
+  return deref<SchemaObject>(document, schema)!.properties!.data;
+}
+
+export function isArraySchema(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): boolean {
+  const resolved = schema && deref<SchemaObject>(document, schema);
+  if (!resolved) return false;
+  return resolved.type === 'array' || (Array.isArray(resolved.type) && resolved.type.includes('array'));
+}
+
+export function classifyOperation(
+  document: OpenApiDocument,
+  path: string,
+  method: HttpMethod,
+  operation: OperationObject,
+): OperationKind {
+  const shape = pathShape(path);
+  const onItem = shape.addressesItem;
+  switch (method) {
+    case 'get': {
+      if (onItem) return 'read';
+      const success = successResponse(document, operation);
+      const data = success && dataSchemaOf(document, jsonSchemaOf(success.response));
+      return isArraySchema(document, data) ? 'list' : 'other';
+    }
+    case 'post':
+      return onItem ? 'other' : 'create';
+    case 'put':
+      return onItem ? 'replace' : 'other';
+    case 'patch':
+      return onItem ? 'update' : 'other';
+    case 'delete':
+      return onItem ? 'delete' : 'other';
+    default:
+      return 'other';
+  }
+}
+
+/** The item schema of a list operation (the array's `items`), or of a single-resource one. */
+export function itemSchemaOf(
+  document: OpenApiDocument,
+  operation: OperationObject,
+): SchemaObject | Reference | undefined {
+  const success = successResponse(document, operation);
+  const data = success && dataSchemaOf(document, jsonSchemaOf(success.response));
+  if (!data) return undefined;
+  if (isArraySchema(document, data)) return deref<SchemaObject>(document, data)?.items;
+  return data;
+}
+
+/** Top-level properties of an object schema, following `$ref`s and `allOf`. */
+export function propertiesOf(
+  document: OpenApiDocument,
+  schema: SchemaObject | Reference | undefined,
+): { name: string; schema: SchemaObject }[] {
+  const resolved = schema && deref<SchemaObject>(document, schema);
+  if (!resolved) return [];
+  const own = Object.entries(resolved.properties ?? {}).flatMap(([name, property]) => {
+    const value = deref<SchemaObject>(document, property);
+    return value ? [{ name, schema: value }] : [];
+  });
+  const inherited = (resolved.allOf ?? []).flatMap((part) => propertiesOf(document, part));
+  const seen = new Set<string>();
+  return [...inherited, ...own].reverse().filter(({ name }) => !seen.has(name) && seen.add(name)).reverse();
+}
+
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
+
+/** The scalar type of a schema (ignoring `null` in 3.1 type arrays), if it is one. */
+export function scalarTypeOf(schema: SchemaObject): ScalarType | undefined {
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => t !== 'null');
+  const [type] = types;
+  if (types.length !== 1) return schema.enum && schema.enum.every((v) => typeof v === 'string') ? 'string' : undefined;
+  return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' ? type : undefined;
+}
+
+const TYPED_MEMBERS = ['attributes', 'id', 'type'];
+
+/** Whether a schema is a typed resource, `{ id, type, attributes }` (conventions §2). */
+export function isTypedResource(document: OpenApiDocument, schema: SchemaObject | Reference): boolean {
+  const resolved = deref<SchemaObject>(document, schema);
+  if (!isObject(resolved?.properties)) return false;
+  return Object.keys(resolved.properties).sort().join() === TYPED_MEMBERS.join();
+}
+
+/** A resource's own fields, in either shape: a typed resource's are its id and its attributes. */
+export function resourceFields(
+  document: OpenApiDocument,
+  schema: SchemaObject | Reference | undefined,
+): { name: string; schema: SchemaObject }[] {
+  if (!schema || !isTypedResource(document, schema)) return propertiesOf(document, schema);
+  const typed = deref<SchemaObject>(document, schema)!;
+  return [...propertiesOf(document, typed).filter(({ name }) => name === 'id'), ...propertiesOf(document, typed.properties!.attributes)];
+}
+
+/** The conventions' timestamp fields, in either casing the naming rules allow. */
+export const CREATED_FIELDS = ['created_at', 'createdAt'];
+export const UPDATED_FIELDS = ['updated_at', 'updatedAt'];
+
+export function findField(fields: { name: string }[], candidates: string[]): string | undefined {
+  return fields.find((field) => candidates.includes(field.name))?.name;
+}
+
+/** The name of the component a schema references, e.g. `Book` for `#/components/schemas/Book`. */
+export function componentName(schema: unknown): string | undefined {
+  if (!isReference(schema)) return undefined;
+  const match = /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref);
+  return match ? decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
