@@ -15,17 +15,17 @@ export interface ErrorKind {
 }
 
 export const ERRORS = {
-  badRequest: { status: 400, code: 'BAD_REQUEST', response: 'BadRequest', description: 'The request is malformed: unparseable JSON, or a tampered cursor.' },
-  unauthorized: { status: 401, code: 'UNAUTHORIZED', response: 'Unauthorized', description: 'The credential is missing, invalid or expired.' },
-  forbidden: { status: 403, code: 'FORBIDDEN', response: 'Forbidden', description: 'The credential is valid but lacks a permission the operation requires.' },
-  notFound: { status: 404, code: 'RESOURCE_NOT_FOUND', response: 'NotFound', description: 'The addressed resource does not exist.' },
-  methodNotAllowed: { status: 405, code: 'METHOD_NOT_ALLOWED', response: 'MethodNotAllowed', description: 'The path exists, but not with this method.' },
-  notAcceptable: { status: 406, code: 'NOT_ACCEPTABLE', response: 'NotAcceptable', description: 'The requested API version is not served.' },
-  conflict: { status: 409, code: 'CONFLICT', response: 'Conflict', description: 'The request conflicts with the current state of the resource.' },
-  payloadTooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE', response: 'PayloadTooLarge', description: 'The request body is larger than the service accepts.' },
-  unsupportedMediaType: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', response: 'UnsupportedMediaType', description: 'The request body is not JSON.' },
+  badRequest: { status: 400, code: 'BAD_REQUEST', response: 'BadRequestError', description: 'The request is malformed: unparseable JSON, or a tampered cursor.' },
+  unauthorized: { status: 401, code: 'UNAUTHORIZED', response: 'UnauthorizedError', description: 'The credential is missing, invalid or expired.' },
+  forbidden: { status: 403, code: 'FORBIDDEN', response: 'ForbiddenError', description: 'The credential is valid but lacks a permission the operation requires.' },
+  notFound: { status: 404, code: 'RESOURCE_NOT_FOUND', response: 'NotFoundError', description: 'The addressed resource does not exist.' },
+  methodNotAllowed: { status: 405, code: 'METHOD_NOT_ALLOWED', response: 'MethodNotAllowedError', description: 'The path exists, but not with this method.' },
+  notAcceptable: { status: 406, code: 'NOT_ACCEPTABLE', response: 'NotAcceptableError', description: 'The requested API version is not served.' },
+  conflict: { status: 409, code: 'CONFLICT', response: 'ConflictError', description: 'The request conflicts with the current state of the resource.' },
+  payloadTooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE', response: 'PayloadTooLargeError', description: 'The request body is larger than the service accepts.' },
+  unsupportedMediaType: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', response: 'UnsupportedMediaTypeError', description: 'The request body is not JSON.' },
   validation: { status: 422, code: 'VALIDATION_ERROR', response: 'ValidationError', description: 'The input breaks the schema; `details` has one entry per invalid field.' },
-  rateLimited: { status: 429, code: 'RATE_LIMITED', response: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds.' },
+  rateLimited: { status: 429, code: 'RATE_LIMITED', response: 'RateLimitedError', description: 'Too many requests; retry after `Retry-After` seconds.' },
   internal: { status: 500, code: 'INTERNAL_ERROR', response: 'InternalError', description: 'The service failed; the request id identifies the failure in its logs.' },
 } as const satisfies Record<string, ErrorKind>;
 

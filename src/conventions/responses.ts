@@ -86,7 +86,7 @@ export function wrapInEnvelope(
     required: isList ? ['data', 'meta', 'pagination'] : ['data', 'meta'],
     properties: {
       data,
-      meta: { $ref: '#/components/schemas/Meta' },
+      meta: { $ref: '#/components/schemas/EnvelopeMeta' },
       ...(isList ? { pagination: { $ref: `#/components/schemas/${pagination}` } } : {}),
     },
   };

@@ -6,6 +6,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import type { OpenApiDocument } from '../openapi/document.js';
+import { hoistInlinedFiles } from './hoist.js';
 import { SourceSet } from './sources.js';
 import { findBrokenRefs, validateOpenApi } from './validate.js';
 
@@ -22,6 +23,7 @@ export async function loadSpec(file: string): Promise<LoadedSpec> {
 
   const bundled = sources.all.length > 1 ? await bundle(sources, root as OpenApiDocument) : (root as OpenApiDocument);
   stopOn(sources, findBrokenRefs(bundled));
+  if (sources.all.length > 1) hoistInlinedFiles(bundled, sources);
   stopOn(sources, await validateOpenApi(bundled));
   return { document: bundled, sources };
 }

@@ -94,17 +94,20 @@ export class SourceSet {
     let filePath = this.root;
     let node = this.files.get(filePath)?.value;
     let inFile: string[] = [];
-    for (const token of parsePointer(pointer)) {
+    const followExternalRef = () => {
       const ref = refOf(node);
-      if (ref !== undefined && !ref.startsWith('#')) {
-        const [target, fragment = ''] = ref.split('#');
-        filePath = resolve(dirname(filePath), decodeURI(target!));
-        inFile = parsePointer(fragment);
-        node = walk(this.files.get(filePath)?.value, inFile);
-      }
+      if (ref === undefined || ref.startsWith('#')) return;
+      const [target, fragment = ''] = ref.split('#');
+      filePath = resolve(dirname(filePath), decodeURI(target!));
+      inFile = parsePointer(fragment);
+      node = walk(this.files.get(filePath)?.value, inFile);
+    };
+    for (const token of parsePointer(pointer)) {
+      followExternalRef();
       node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[token] : undefined;
       inFile = [...inFile, token];
     }
+    followExternalRef();
     return this.locate(filePath, inFile);
   }
 }

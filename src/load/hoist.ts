@@ -1,0 +1,95 @@
+/**
+ * swagger-parser's bundler inlines an external file where it is first used
+ * and points every other use there, e.g. `#/paths/~1notes~1{id}/get/…/schema`.
+ * The merge rewrites exactly those places (it wraps bodies in the envelope),
+ * so such a reference would end up pointing at an envelope. Schemas reached
+ * that way are moved to `components.schemas`, named after their file; any
+ * other kind of object is copied to each place that references it.
+ */
+import { basename, extname } from 'node:path';
+import { parsePointer, toPointer } from '../diagnostics.js';
+import { isObject, lookup, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
+import { pascalCase } from '../openapi/names.js';
+import type { SourceSet } from './sources.js';
+
+const SCHEMA_KEYS = new Set(['schema', 'items', 'additionalProperties', 'not', 'contains', 'propertyNames']);
+const SCHEMA_LISTS = new Set(['properties', 'allOf', 'anyOf', 'oneOf', 'patternProperties', '$defs', 'definitions', 'prefixItems']);
+
+export function hoistInlinedFiles(document: OpenApiDocument, sources: SourceSet): void {
+  const targets = [...new Set(refsOutsideComponents(document))].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1));
+  for (const target of targets) {
+    const tokens = parsePointer(target);
+    const value = lookup(document, target);
+    if (value === undefined) continue;
+    if (isSchemaPosition(tokens)) {
+      const name = uniqueName(document, nameFor(target, sources));
+      ((document.components ??= {}).schemas ??= {})[name] = value as JsonObject;
+      const replacement = `#/components/schemas/${name}`;
+      setAt(document, tokens, { $ref: replacement });
+      rewriteRefs(document, (ref) => (ref === target ? replacement : ref.startsWith(target + '/') ? replacement + ref.slice(target.length) : ref));
+    } else {
+      inlineRefs(document, target, value);
+    }
+  }
+}
+
+function depth(pointer: string): number {
+  return pointer.split('/').length;
+}
+
+function isSchemaPosition(tokens: string[]): boolean {
+  const last = tokens.at(-1) ?? '';
+  const parent = tokens.at(-2) ?? '';
+  return SCHEMA_KEYS.has(last) || SCHEMA_LISTS.has(parent);
+}
+
+function refsOutsideComponents(document: OpenApiDocument): string[] {
+  const found: string[] = [];
+  visitRefs(document, (holder) => {
+    const ref = holder.$ref as string;
+    if (ref.startsWith('#/') && !ref.startsWith('#/components/')) found.push(ref);
+  });
+  return found;
+}
+
+function visitRefs(node: unknown, visit: (holder: JsonObject) => void): void {
+  if (typeof node !== 'object' || node === null) return;
+  if (isObject(node) && typeof node.$ref === 'string') visit(node);
+  for (const value of Object.values(node)) visitRefs(value, visit);
+}
+
+function rewriteRefs(document: OpenApiDocument, rewrite: (ref: string) => string): void {
+  visitRefs(document, (holder) => {
+    holder.$ref = rewrite(holder.$ref as string);
+  });
+}
+
+function inlineRefs(document: OpenApiDocument, target: string, value: unknown): void {
+  visitRefs(document, (holder) => {
+    if (holder.$ref !== target) return;
+    delete holder.$ref;
+    Object.assign(holder, structuredClone(value));
+  });
+}
+
+/** `components/note.yaml` → `Note`; a fragment inside a file adds its last token. */
+function nameFor(target: string, sources: SourceSet): string {
+  const location = sources.locateBundled(target);
+  const file = location.file ? pascalCase(basename(location.file, extname(location.file))) : 'Schema';
+  const inFile = parsePointer(location.pointer ?? '#');
+  if (inFile.length === 0) return file;
+  const last = pascalCase(inFile.at(-1)!);
+  return location.file === sources.root ? last : file + last;
+}
+
+function uniqueName(document: OpenApiDocument, base: string): string {
+  const taken = document.components?.schemas ?? {};
+  let name = base || 'Schema';
+  for (let n = 2; name in taken; n++) name = `${base}${n}`;
+  return name;
+}
+
+function setAt(document: OpenApiDocument, tokens: string[], value: unknown): void {
+  const parent = lookup(document, toPointer(tokens.slice(0, -1))) as JsonObject;
+  parent[tokens.at(-1)!] = value;
+}
