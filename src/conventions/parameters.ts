@@ -11,9 +11,10 @@ import {
   findField,
   pathParams,
   scalarTypeOf,
+  type Field,
   type OperationKind,
 } from '../openapi/classify.js';
-import { deref, type JsonObject, type OpenApiDocument, type ParameterObject, type Reference, type SchemaObject } from '../openapi/document.js';
+import { deref, type JsonObject, type OpenApiDocument, type ParameterObject, type Reference } from '../openapi/document.js';
 
 export const OWNED_QUERY_PARAMETERS = new Set([
   'cursor',
@@ -30,10 +31,6 @@ export const OWNED_QUERY_PARAMETERS = new Set([
 
 const ref = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
 
-interface Field {
-  name: string;
-  schema: SchemaObject;
-}
 
 export interface ParameterInput {
   kind: OperationKind;

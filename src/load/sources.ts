@@ -43,15 +43,16 @@ export class SourceSet {
         ? diagnostic('SPEC_REF_FILE_NOT_FOUND', `$ref points at ${path}, which does not exist`, referencedFrom)
         : diagnostic('SPEC_NOT_FOUND', `No file at ${path}`, { file: path });
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(path, 'utf8');
+      bytes = readFileSync(path);
     } catch (error) {
       return diagnostic('SPEC_READ_FAILED', `Cannot read ${path}: ${(error as Error).message}`, { file: path });
     }
+    const text = bytes.toString('utf8');
     const parsed = parseText(text, path);
     if (!parsed.ok) return parsed.problem;
-    const file: SourceFile = { path, text, value: parsed.value, hash: createHash('sha256').update(text).digest('hex') };
+    const file: SourceFile = { path, text, value: parsed.value, hash: createHash('sha256').update(bytes).digest('hex') };
     this.files.set(path, file);
     return file;
   }

@@ -143,16 +143,23 @@ export function itemSchemaOf(
   return data;
 }
 
+export interface Field {
+  name: string;
+  schema: SchemaObject;
+  required: boolean;
+}
+
 /** Top-level properties of an object schema, following `$ref`s and `allOf`. */
 export function propertiesOf(
   document: OpenApiDocument,
   schema: SchemaObject | Reference | undefined,
-): { name: string; schema: SchemaObject }[] {
+): Field[] {
   const resolved = schema && deref<SchemaObject>(document, schema);
   if (!resolved) return [];
+  const required = new Set(resolved.required ?? []);
   const own = Object.entries(resolved.properties ?? {}).flatMap(([name, property]) => {
     const value = deref<SchemaObject>(document, property);
-    return value ? [{ name, schema: value }] : [];
+    return value ? [{ name, schema: value, required: required.has(name) }] : [];
   });
   const inherited = (resolved.allOf ?? []).flatMap((part) => propertiesOf(document, part));
   const seen = new Set<string>();
@@ -182,7 +189,7 @@ export function isTypedResource(document: OpenApiDocument, schema: SchemaObject 
 export function resourceFields(
   document: OpenApiDocument,
   schema: SchemaObject | Reference | undefined,
-): { name: string; schema: SchemaObject }[] {
+): Field[] {
   if (!schema || !isTypedResource(document, schema)) return propertiesOf(document, schema);
   const typed = deref<SchemaObject>(document, schema)!;
   return [...propertiesOf(document, typed).filter(({ name }) => name === 'id'), ...propertiesOf(document, typed.properties!.attributes)];

@@ -1,0 +1,180 @@
+/**
+ * The command line: a thin layer over the pipeline. Exit codes a script can
+ * rely on: 0 ok, 1 bad input, conflicts or stale output, 2 a bug of ours.
+ */
+import { resolve } from 'node:path';
+import yargs, { type Argv } from 'yargs';
+import { SpecforgeError } from '../diagnostics.js';
+import { serializeSpec } from '../openapi/serialize.js';
+import { check, generate, mergeSpec } from '../pipeline.js';
+import { VERSION } from '../resources.js';
+import { writeAtomically } from '../write/disk.js';
+import { consoleOutput, formatDuration, paint, printActions, printDiagnostics, printFindings, progressOn, type Output } from './output.js';
+import { watchAndRegenerate } from './watch.js';
+
+export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
+
+interface Common {
+  spec: string;
+  quiet: boolean;
+  color: boolean | undefined;
+}
+
+interface GenerateArgs extends Common {
+  out: string;
+  templates: string | undefined;
+  dryRun: boolean;
+  force: boolean;
+  watch: boolean;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  let usageError: string | undefined;
+  const parser = yargs(argv)
+    .scriptName('specforge')
+    .usage('$0 <command> <spec> [options]\n\nGenerate a convention-conformant TypeScript service from an OpenAPI 3.x spec.')
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print only errors and the final result' })
+    .option('color', { type: 'boolean', describe: 'Colour the output (default: on a terminal, unless NO_COLOR is set)' })
+    .command(
+      'generate <spec>',
+      'Merge the conventions into <spec> and generate every target into --out',
+      (y) => outputOptions(specArgument(y))
+        .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be written or deleted; write nothing' })
+        .option('force', { type: 'boolean', default: false, describe: 'Overwrite generated files that were edited by hand, and files specforge did not write (each is backed up to <out>/.specforge/backup/ first)' })
+        .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Stay running and regenerate whenever the spec or a file it references changes' }),
+      async (args) => {
+        exitCode = await runGenerate(args as unknown as GenerateArgs);
+      },
+    )
+    .command(
+      'merge <spec>',
+      'Write only the merged spec (the conventions applied), as YAML or JSON by the file extension',
+      (y) => specArgument(y).option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'File to write: .yaml, .yml or .json; "-" for standard output' }),
+      async (args) => {
+        exitCode = await runMerge(args as unknown as Common & { out: string });
+      },
+    )
+    .command(
+      'check <spec>',
+      'Regenerate in memory and exit 1, listing each file, when --out is stale, hand-edited, missing files or has orphans',
+      (y) => outputOptions(specArgument(y)),
+      async (args) => {
+        exitCode = await runCheck(args as unknown as GenerateArgs);
+      },
+    )
+    .demandCommand(1, 'Name a command: generate, merge or check.')
+    .strict()
+    .recommendCommands()
+    .version(VERSION)
+    .help()
+    .alias('help', 'h')
+    .epilogue(
+      'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.\n' +
+        'Configuration lives in the spec, under `x-specforge` (see the README).',
+    )
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error) throw error;
+      usageError = message;
+    });
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    return reportUnexpected(consoleOutput({}), error);
+  }
+  if (usageError !== undefined) {
+    const output = consoleOutput({});
+    output.err(`specforge: ${usageError}`);
+    output.err('Run `specforge --help` for the commands and options.');
+    return EXIT.userError;
+  }
+  return exitCode;
+}
+
+function specArgument(y: Argv): Argv {
+  return y.positional('spec', { type: 'string', describe: 'Path to the OpenAPI 3.0/3.1 spec (YAML or JSON)', demandOption: true });
+}
+
+function outputOptions(y: Argv): Argv {
+  return y
+    .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'Output directory of the generated project' })
+    .option('templates', { type: 'string', describe: 'Directory of templates that override the built-in ones by relative path (e.g. types/types.ts.hbs)' });
+}
+
+async function guarded(output: Output, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof SpecforgeError) {
+      printDiagnostics(output, error.diagnostics);
+      return EXIT.userError;
+    }
+    return reportUnexpected(output, error);
+  }
+}
+
+function reportUnexpected(output: Output, error: unknown): number {
+  output.err(`specforge: internal error: ${(error as Error)?.stack ?? String(error)}`);
+  output.err('This is a bug in specforge. Please report it with the spec that caused it.');
+  return EXIT.internalError;
+}
+
+async function runGenerate(args: GenerateArgs): Promise<number> {
+  const output = consoleOutput(args);
+  const once = () =>
+    guarded(output, async () => {
+      const began = performance.now();
+      const result = await generate({
+        spec: args.spec,
+        outDir: args.out,
+        templates: args.templates,
+        force: args.force,
+        dryRun: args.dryRun,
+        progress: progressOn(output),
+      });
+      const took = formatDuration(performance.now() - began);
+      if (result.upToDate) output.out(`Up to date: ${args.out} already matches ${args.spec} (${took}).`);
+      else {
+        printActions(output, result.actions, args.dryRun);
+        if (!output.quiet) output.err(paint(output, '2', `  done in ${took}`));
+      }
+      lastInputs = result.inputs;
+      return EXIT.ok;
+    });
+  let lastInputs: string[] = [resolve(args.spec)];
+  const code = await once();
+  if (!args.watch) return code;
+  await watchAndRegenerate({ inputs: () => lastInputs, run: once, output });
+  return EXIT.ok;
+}
+
+async function runMerge(args: Common & { out: string }): Promise<number> {
+  const output = consoleOutput(args);
+  return guarded(output, async () => {
+    const { document } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
+    const text = serializeSpec(document, args.out.endsWith('.json') ? 'json' : 'yaml');
+    if (args.out === '-') process.stdout.write(text);
+    else {
+      writeAtomically(args.out, text);
+      output.out(`Wrote ${args.out}`);
+    }
+    return EXIT.ok;
+  });
+}
+
+async function runCheck(args: GenerateArgs): Promise<number> {
+  const output = consoleOutput(args);
+  return guarded(output, async () => {
+    const { findings } = await check({ spec: args.spec, outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    if (findings.length === 0) {
+      output.out(`${args.out} is up to date with ${args.spec}.`);
+      return EXIT.ok;
+    }
+    output.out(`${args.out} differs from what ${args.spec} generates:`);
+    printFindings(output, findings);
+    output.out(`Run \`specforge generate ${args.spec} --out ${args.out}\` and commit the result.`);
+    return EXIT.userError;
+  });
+}

@@ -1,0 +1,228 @@
+/**
+ * Stage 3 — model: the merged spec read once into the view model every
+ * template prints from. Pure; spec order for operations and resources.
+ */
+import { EXTENSION, operationConfig, type Config } from '../config.js';
+import { ERRORS, OWNED_ERROR_STATUSES, type ErrorKind } from '../conventions/errors.js';
+import { filterableFields, sortableFields } from '../conventions/parameters.js';
+import { effectiveSecurity, isSecured } from '../conventions/security.js';
+import { basePathOf } from '../conventions/versioning.js';
+import {
+  classifyOperation,
+  CREATED_FIELDS,
+  findField,
+  itemSchemaOf,
+  pathShape,
+  resourceFields,
+  successResponse,
+  jsonSchemaOf,
+  UPDATED_FIELDS,
+} from '../openapi/classify.js';
+import {
+  deref,
+  operationsOf,
+  type OpenApiDocument,
+  type OperationObject,
+  type ParameterObject,
+  type PathItemObject,
+  type RequestBodyObject,
+} from '../openapi/document.js';
+import { camelCase, kebabCase, pascalCase, singular } from '../openapi/names.js';
+import type {
+  ApiModel,
+  FieldModel,
+  OperationModel,
+  ParameterModel,
+  ParametersByLocation,
+  ResourceModel,
+  SecurityModel,
+  SecuritySchemeModel,
+} from './types.js';
+
+export type * from './types.js';
+
+export function buildModel(document: OpenApiDocument, config: Config): ApiModel {
+  const operations: OperationModel[] = [];
+  const resources = new Map<string, ResourceModel>();
+  for (const { path, method, pathItem, operation } of operationsOf(document)) {
+    const model = operationModel(document, config, { path, method, pathItem, operation });
+    operations.push(model);
+    addToResource(document, resources, model, operation);
+  }
+  nameResources([...resources.values()]);
+  return {
+    title: document.info.title,
+    version: document.info.version,
+    openapi: document.openapi,
+    basePath: basePathOf(document.servers?.[0]?.url ?? ''),
+    config,
+    securitySchemes: securitySchemes(document),
+    resources: [...resources.values()],
+    operations,
+    errors: Object.values(ERRORS),
+  };
+}
+
+interface Located {
+  path: string;
+  method: OperationModel['method'];
+  pathItem: PathItemObject;
+  operation: OperationObject;
+}
+
+function operationModel(document: OpenApiDocument, config: Config, { path, method, pathItem, operation }: Located): OperationModel {
+  const kind = classifyOperation(document, path, method, operation);
+  const settings = operationConfig(config, pathItem[EXTENSION], operation[EXTENSION]);
+  const success = successResponse(document, operation);
+  const statuses = Object.keys(operation.responses ?? {});
+  const body = operation.requestBody && deref<RequestBodyObject>(document, operation.requestBody);
+  return {
+    operationId: operation.operationId ?? camelCase(`${method} ${path}`),
+    name: camelCase(operation.operationId ?? `${method} ${path}`),
+    method,
+    httpMethod: method.toUpperCase(),
+    path,
+    routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
+    kind,
+    resource: resourceKey(path),
+    ...(operation.summary ? { summary: operation.summary } : {}),
+    ...(operation.description ? { description: operation.description } : {}),
+    deprecated: operation.deprecated === true,
+    tags: operation.tags ?? [],
+    parameters: parametersOf(document, pathItem, operation),
+    ...(body ? { requestBody: { required: body.required === true, contentTypes: Object.keys(body.content ?? {}) } } : {}),
+    success: {
+      status: success ? Number(success.status) : 200,
+      hasBody: success !== undefined && jsonSchemaOf(success.response) !== undefined,
+    },
+    statuses,
+    errors: statuses.filter((s) => OWNED_ERROR_STATUSES.has(s)).map((s) => errorByStatus(Number(s))),
+    ...(kind === 'list' ? { paging: settings.paging } : {}),
+    resourceShape: settings.resourceShape,
+    cacheControl: settings.cacheControl,
+    security: securityOf(document, operation),
+  };
+}
+
+function errorByStatus(status: number): ErrorKind {
+  return Object.values(ERRORS).find((error) => error.status === status)!;
+}
+
+/** Path-item parameters overridden by operation ones (same name and location), grouped by location. */
+function parametersOf(document: OpenApiDocument, pathItem: PathItemObject, operation: OperationObject): ParametersByLocation {
+  const merged = new Map<string, ParameterObject>();
+  for (const parameter of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])]) {
+    const resolved = deref<ParameterObject>(document, parameter);
+    if (resolved) merged.set(`${resolved.in} ${resolved.name}`, resolved);
+  }
+  const grouped: ParametersByLocation = { path: [], query: [], header: [], cookie: [] };
+  for (const parameter of merged.values()) {
+    grouped[parameter.in]?.push({
+      name: parameter.name,
+      identifier: camelCase(parameter.name),
+      in: parameter.in,
+      required: parameter.in === 'path' || parameter.required === true,
+      ...(parameter.description ? { description: parameter.description } : {}),
+      schema: parameter.schema ?? {},
+    });
+  }
+  return grouped;
+}
+
+function securityOf(document: OpenApiDocument, operation: OperationObject): SecurityModel {
+  const requirements = effectiveSecurity(document, operation);
+  return {
+    public: !isSecured(requirements),
+    alternatives: requirements
+      .filter((alternative) => Object.keys(alternative).length > 0)
+      .map((alternative) => Object.entries(alternative).map(([scheme, scopes]) => ({ scheme, scopes }))),
+  };
+}
+
+function securitySchemes(document: OpenApiDocument): SecuritySchemeModel[] {
+  return Object.entries(document.components?.securitySchemes ?? {}).map(([name, scheme]) => {
+    if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return { name, kind: 'bearer', header: 'Authorization' };
+    if (scheme.type === 'apiKey' && scheme.in === 'header') return { name, kind: 'apiKey', header: String(scheme.name) };
+    return { name, kind: 'other' };
+  });
+}
+
+// ── resources ────────────────────────────────────────────────────────────────
+
+function resourceKey(path: string): string {
+  return pathShape(path)
+    .pairs.map((pair) => pair.collection)
+    .join('/');
+}
+
+function addToResource(
+  document: OpenApiDocument,
+  resources: Map<string, ResourceModel>,
+  operation: OperationModel,
+  source: OperationObject,
+): void {
+  const shape = pathShape(operation.path);
+  const own = shape.pairs.at(-1);
+  if (!own) return;
+  const resource = resources.get(operation.resource) ?? newResource(operation.resource, shape.pairs);
+  resources.set(operation.resource, resource);
+  resource.operations.push(operation.operationId);
+  if (shape.addressesItem) {
+    resource.itemPath ??= operation.path;
+    if (resource.idParams.length === 0) resource.idParams = own.idParams;
+  } else {
+    resource.collectionPath ??= operation.path;
+  }
+  if (resource.fields.length === 0 && operation.kind !== 'other' && operation.kind !== 'delete') {
+    describeFields(document, resource, source, operation);
+  }
+  resource.shape = operation.kind === 'other' ? resource.shape : operation.resourceShape;
+}
+
+function newResource(key: string, pairs: { collection: string; idParams: string[] }[]): ResourceModel {
+  const collection = pairs.at(-1)!.collection;
+  return {
+    key,
+    name: collection,
+    identifier: camelCase(collection),
+    typeName: pascalCase(singular(collection)),
+    type: collection,
+    idParams: [],
+    parents: pairs.slice(0, -1).map((pair) => ({ collection: pair.collection, idParams: pair.idParams })),
+    shape: 'flat',
+    fields: [],
+    operations: [],
+  };
+}
+
+function describeFields(document: OpenApiDocument, resource: ResourceModel, source: OperationObject, operation: OperationModel): void {
+  const item = itemSchemaOf(document, source);
+  const fields = resourceFields(document, item);
+  if (fields.length === 0) return;
+  const sortable = new Set(sortableFields(fields));
+  const filterable = new Set(filterableFields(fields, operation.path).map((field) => field.name));
+  resource.fields = fields.map(({ name, schema, required }): FieldModel => ({
+    name,
+    ...(typeof schema.type === 'string' ? { type: schema.type } : {}),
+    required: required || name === 'id',
+    readOnly: schema.readOnly === true,
+    sortable: sortable.has(name),
+    filterable: filterable.has(name),
+  }));
+  const created = findField(fields, CREATED_FIELDS);
+  const updated = findField(fields, UPDATED_FIELDS);
+  if (created) resource.createdField = created;
+  if (updated) resource.updatedField = updated;
+}
+
+/** `books` where that is unique; `authors-books` where two resources end in `books`. */
+function nameResources(resources: ResourceModel[]): void {
+  const count = new Map<string, number>();
+  for (const resource of resources) count.set(resource.name, (count.get(resource.name) ?? 0) + 1);
+  for (const resource of resources) {
+    if ((count.get(resource.name) ?? 0) > 1) {
+      resource.name = kebabCase(resource.key.replace(/\//g, '-'));
+      resource.identifier = camelCase(resource.name);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The view model: everything a template may print, precomputed from the
+ * merged spec. Templates never read the spec itself.
+ */
+import type { Config, PagingConfig, ResourceShape } from '../config.js';
+import type { ErrorKind } from '../conventions/errors.js';
+import type { OperationKind } from '../openapi/classify.js';
+import type { HttpMethod, Reference, SchemaObject } from '../openapi/document.js';
+
+export interface ApiModel {
+  title: string;
+  /** `info.version` as written. */
+  version: string;
+  openapi: string;
+  /** Path prefix every route is served under, e.g. `/api/v1` (no trailing slash). */
+  basePath: string;
+  config: Config;
+  securitySchemes: SecuritySchemeModel[];
+  resources: ResourceModel[];
+  operations: OperationModel[];
+  /** The error catalog, in status order. */
+  errors: ErrorKind[];
+}
+
+export interface SecuritySchemeModel {
+  name: string;
+  kind: 'bearer' | 'apiKey' | 'other';
+  /** Header that carries the credential (`Authorization`, `X-API-Key`). */
+  header?: string;
+}
+
+export interface SecurityModel {
+  /** True when a request without credentials is accepted. */
+  public: boolean;
+  /** Any one alternative satisfies the requirement; each lists schemes that must all pass. */
+  alternatives: { scheme: string; scopes: string[] }[][];
+}
+
+export interface ParameterModel {
+  name: string;
+  /** A safe TypeScript identifier for the name. */
+  identifier: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  description?: string;
+  schema: SchemaObject | Reference;
+}
+
+export interface ParametersByLocation {
+  path: ParameterModel[];
+  query: ParameterModel[];
+  header: ParameterModel[];
+  cookie: ParameterModel[];
+}
+
+export interface OperationModel {
+  operationId: string;
+  /** camelCase of the operationId: the method name in clients and handlers. */
+  name: string;
+  method: HttpMethod;
+  /** Upper-case method, for printing. */
+  httpMethod: string;
+  /** The path as the spec writes it, `/authors/{author_id}`. */
+  path: string;
+  /** The same in router syntax, `/authors/:author_id`. */
+  routePath: string;
+  kind: OperationKind;
+  /** Key of the resource it acts on (see ResourceModel.key). */
+  resource: string;
+  summary?: string;
+  description?: string;
+  deprecated: boolean;
+  tags: string[];
+  parameters: ParametersByLocation;
+  requestBody?: { required: boolean; contentTypes: string[] };
+  success: { status: number; hasBody: boolean };
+  /** Declared statuses, in order. */
+  statuses: string[];
+  errors: ErrorKind[];
+  paging?: PagingConfig;
+  resourceShape: ResourceShape;
+  cacheControl: string;
+  security: SecurityModel;
+}
+
+export interface FieldModel {
+  name: string;
+  type?: string;
+  required: boolean;
+  readOnly: boolean;
+  sortable: boolean;
+  filterable: boolean;
+}
+
+export interface ResourceModel {
+  /** Its collection segments joined, `authors/books`: unique in the API. */
+  key: string;
+  /** Shortest unique name, `books` (or `authors-books` where `books` is ambiguous). */
+  name: string;
+  /** camelCase identifier of the name. */
+  identifier: string;
+  /** Singular PascalCase name for types, `Book`. */
+  typeName: string;
+  /** The resource kind used in the typed shape's `type`. */
+  type: string;
+  collectionPath?: string;
+  itemPath?: string;
+  /** The id parameter(s) of the item path. */
+  idParams: string[];
+  parents: { collection: string; idParams: string[] }[];
+  shape: ResourceShape;
+  fields: FieldModel[];
+  createdField?: string;
+  updatedField?: string;
+  operations: string[];
+}

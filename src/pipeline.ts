@@ -1,0 +1,161 @@
+/**
+ * The pipeline, in one screen:
+ *
+ *   load ─▶ conventions ─▶ model ─▶ render ─▶ format ─▶ write
+ *
+ * `generate` runs all of it; `check` stops before write and compares;
+ * `merge` stops after conventions.
+ */
+import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { applyConventions, type MergedSpec } from './conventions/index.js';
+import { SpecforgeError } from './diagnostics.js';
+import { formatFiles } from './format/index.js';
+import { loadSpec, placeIn } from './load/index.js';
+import type { SourceSet } from './load/sources.js';
+import { buildModel } from './model/index.js';
+import { render, type OutputFile, type Target } from './render/index.js';
+import { specTarget } from './render/targets/spec.js';
+import { typesTarget } from './render/targets/types.js';
+import { loadResources, VERSION, type Resources } from './resources.js';
+import { applyPlan, readDiskState, readManifest } from './write/disk.js';
+import { MANIFEST_PATH, serializeManifest, sha256, type Manifest } from './write/manifest.js';
+import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
+
+export const TARGETS: readonly Target[] = [specTarget, typesTarget];
+
+/** Told when each stage starts and ends, for progress output. */
+export interface Progress {
+  start(stage: string): void;
+  end(stage: string, milliseconds: number): void;
+}
+
+const SILENT: Progress = { start() {}, end() {} };
+
+async function stage<T>(progress: Progress, name: string, run: () => T | Promise<T>): Promise<T> {
+  progress.start(name);
+  const began = performance.now();
+  const result = await run();
+  progress.end(name, performance.now() - began);
+  return result;
+}
+
+export interface PipelineOptions {
+  spec: string;
+  templates?: string;
+  progress?: Progress;
+}
+
+export interface Outputs {
+  files: OutputFile[];
+  sources: SourceSet;
+  resources: Resources;
+}
+
+/** Merged spec only: load and conventions. */
+export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & { sources: SourceSet }> {
+  const progress = options.progress ?? SILENT;
+  const resources = loadResources(options.templates);
+  const { document, sources } = await stage(progress, 'load', () => loadSpec(options.spec));
+  const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
+  return { ...merged, sources };
+}
+
+/** Every output file, formatted, in memory. */
+export async function buildOutputs(options: PipelineOptions): Promise<Outputs> {
+  const progress = options.progress ?? SILENT;
+  const resources = loadResources(options.templates);
+  const { document, sources } = await stage(progress, 'load', () => loadSpec(options.spec));
+  const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
+  const model = await stage(progress, 'model', () => buildModel(merged.document, merged.config));
+  const rendered = await stage(progress, 'render', () =>
+    render({ document: merged.document, model, templates: resources.templates, targets: TARGETS, specName: basename(sources.root) }),
+  );
+  const files = await stage(progress, 'format', () => formatFiles(rendered));
+  return { files, sources, resources };
+}
+
+/** Problems found in later stages carry pointers into the bundled spec: place them in its files. */
+function inSources<T>(sources: SourceSet, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof SpecforgeError) throw new SpecforgeError(error.diagnostics.map((d) => placeIn(sources, d)));
+    throw error;
+  }
+}
+
+export interface GenerateOptions extends PipelineOptions {
+  outDir: string;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+export interface GenerateResult {
+  actions: Action[];
+  /** Nothing to do: inputs and outputs are as the manifest recorded them. */
+  upToDate: boolean;
+  /** Every file the spec is made of, for --watch. */
+  inputs: string[];
+}
+
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const outDir = resolve(options.outDir);
+  const previous = readManifest(outDir);
+  if (!options.force && previous && isUpToDate(options, outDir, previous)) {
+    return { actions: [], upToDate: true, inputs: previous.inputs.map((input) => resolve(dirname(options.spec), input.path)) };
+  }
+  const { files, sources, resources } = await buildOutputs(options);
+  const progress = options.progress ?? SILENT;
+  return stage(progress, 'write', () => {
+    const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {})]);
+    const plan = planWrite({ files, previous, disk, force: options.force === true, outDir: options.outDir });
+    if (plan.conflicts.length > 0) throw new SpecforgeError(plan.conflicts);
+    if (!options.dryRun) applyPlan(outDir, plan, manifestFor(sources, resources, plan.files));
+    return { actions: plan.actions, upToDate: false, inputs: sources.all.map((file) => file.path) };
+  });
+}
+
+export interface CheckResult {
+  findings: Finding[];
+}
+
+/** Regenerates in memory and lists every difference from what is on disk. */
+export async function check(options: GenerateOptions): Promise<CheckResult> {
+  const outDir = resolve(options.outDir);
+  const previous = readManifest(outDir);
+  const { files, sources, resources } = await buildOutputs(options);
+  const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {}), MANIFEST_PATH]);
+  const findings = findDrift({ files, previous, disk });
+  const expected = planWrite({ files, previous, disk, force: true, outDir: options.outDir }).files;
+  const manifest = manifestFor(sources, resources, expected);
+  if (previous === undefined) findings.push({ path: MANIFEST_PATH, problem: 'missing' });
+  else if (disk.get(MANIFEST_PATH) !== sha256(serializeManifest(manifest))) findings.push({ path: MANIFEST_PATH, problem: 'stale' });
+  return { findings };
+}
+
+function manifestFor(sources: SourceSet, resources: Resources, files: Manifest['files']): Manifest {
+  const root = dirname(sources.root);
+  return {
+    manifestVersion: 1,
+    generator: `specforge@${VERSION}`,
+    inputs: sources.all.map((file) => ({ path: relative(root, file.path).split(sep).join('/'), sha256: file.hash })),
+    settings: resources.fingerprint,
+    files,
+  };
+}
+
+/** Same inputs, same settings, outputs untouched: the run would change nothing. */
+function isUpToDate(options: PipelineOptions, outDir: string, previous: Manifest): boolean {
+  if (previous.settings !== loadResources(options.templates).fingerprint) return false;
+  const root = dirname(resolve(options.spec));
+  const rootName = relative(root, resolve(options.spec)).split(sep).join('/');
+  if (!previous.inputs.some((input) => input.path === rootName)) return false;
+  for (const input of previous.inputs) {
+    const hash = readDiskState(root, [input.path]).get(input.path);
+    if (hash !== input.sha256) return false;
+  }
+  const disk = readDiskState(outDir, Object.keys(previous.files));
+  return Object.entries(previous.files).every(([path, entry]) =>
+    entry.kind === 'scaffold' ? disk.get(path) !== undefined : disk.get(path) === entry.sha256,
+  );
+}
