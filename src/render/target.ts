@@ -8,12 +8,26 @@ export type FileKind = 'generated' | 'scaffold';
 /** How the format stage treats a file: prettier's parser, or left as rendered. */
 export type FileFormat = 'typescript' | 'json' | 'as-is';
 
+/**
+ * A piece of a large file that can be formatted on its own, so the format
+ * stage can spread one big file over several cores: `statements` is
+ * top-level code; `nested` is code wrapped in `depth` levels of declaration
+ * (`interface X {` / `schemas: {` …) that are dropped once it is formatted,
+ * so its members come out exactly as prettier indents them in place;
+ * `verbatim` is kept as it is.
+ */
+export type FilePart =
+  | { text: string; as: 'statements' | 'verbatim' }
+  | { text: string; as: 'nested'; depth: number };
+
 export interface OutputFile {
   /** Relative to the output directory, `/`-separated. */
   path: string;
   contents: string;
   kind: FileKind;
   format: FileFormat;
+  /** When set, `contents` is their concatenation and the format stage formats them one by one. */
+  parts?: FilePart[];
 }
 
 export interface RenderInput {

@@ -1,0 +1,11 @@
+/** A formatting worker thread: formats the jobs it is sent, one at a time. */
+import { parentPort } from 'node:worker_threads';
+import { formatJob, type FormatJob } from './prettier.js';
+
+parentPort!.on('message', async ({ id, job }: { id: number; job: FormatJob }) => {
+  try {
+    parentPort!.postMessage({ id, text: await formatJob(job) });
+  } catch (error) {
+    parentPort!.postMessage({ id, error: (error as Error).message });
+  }
+});
