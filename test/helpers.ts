@@ -1,0 +1,58 @@
+/** Shared test helpers: run the built CLI as a user would, in scratch directories. */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const CLI = join(ROOT, 'dist/cli/bin.js');
+export const FIXTURES = join(ROOT, 'test/fixtures');
+export const EXAMPLES = join(ROOT, 'examples');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `specforge …` (the compiled CLI) and collects its exit code and output. */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A fresh temporary directory, removed by the returned cleanup. */
+export function scratchDir(prefix = 'specforge-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Copies a fixture or example folder into a scratch directory, so a test may edit it. */
+export function copyInto(source: string, target: string): string {
+  cpSync(source, target, { recursive: true });
+  return target;
+}
+
+/** Every file below a directory, relative and `/`-separated, sorted, with its contents. */
+export function readTree(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (directory: string) => {
+    for (const name of readdirSync(directory).sort()) {
+      const full = join(directory, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else files.set(relative(root, full).split(sep).join('/'), readFileSync(full, 'utf8'));
+    }
+  };
+  walk(root);
+  return files;
+}
