@@ -14,6 +14,8 @@ import { loadSpec, placeIn } from './load/index.js';
 import type { SourceSet } from './load/sources.js';
 import { buildModel } from './model/index.js';
 import { render, type OutputFile, type Target } from './render/index.js';
+import { projectTarget } from './render/targets/project.js';
+import { resourceTypesTarget } from './render/targets/resource-types.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
@@ -21,7 +23,7 @@ import { applyPlan, readDiskState, readManifest } from './write/disk.js';
 import { MANIFEST_PATH, serializeManifest, sha256, type Manifest } from './write/manifest.js';
 import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
 
-export const TARGETS: readonly Target[] = [specTarget, typesTarget];
+export const TARGETS: readonly Target[] = [specTarget, typesTarget, resourceTypesTarget, projectTarget];
 
 /** Told when each stage starts and ends, for progress output. */
 export interface Progress {

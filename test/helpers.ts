@@ -56,3 +56,35 @@ export function readTree(root: string): Map<string, string> {
   walk(root);
   return files;
 }
+
+/**
+ * Runs the load stage (or the merge) in a child Node process and returns its
+ * result as JSON. swagger-parser is CommonJS that require()s an ES module:
+ * Node 20 runs it, Jest's module loader cannot, so the real thing runs here.
+ */
+export function loadInNode(
+  spec: string,
+  stage: 'load' | 'merge' = 'load',
+): Promise<{ document?: Record<string, unknown>; diagnostics?: import('../src/diagnostics.js').Diagnostic[]; files?: string[] }> {
+  const script = `
+    const { loadSpec } = await import(${JSON.stringify(join(ROOT, 'dist/load/index.js'))});
+    const { mergeSpec } = await import(${JSON.stringify(join(ROOT, 'dist/pipeline.js'))});
+    try {
+      if (${JSON.stringify(stage)} === 'load') {
+        const { document, sources } = await loadSpec(${JSON.stringify(spec)});
+        process.stdout.write(JSON.stringify({ document, files: sources.all.map((f) => f.path) }));
+      } else {
+        const { document } = await mergeSpec({ spec: ${JSON.stringify(spec)} });
+        process.stdout.write(JSON.stringify({ document }));
+      }
+    } catch (error) {
+      if (!error.diagnostics) throw error;
+      process.stdout.write(JSON.stringify({ diagnostics: error.diagnostics }));
+    }`;
+  return new Promise((done, fail) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(`load failed: ${stderr}`));
+      else done(JSON.parse(stdout));
+    });
+  });
+}

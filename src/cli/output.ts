@@ -60,7 +60,7 @@ const VERBS: Record<Change, string> = {
 export function printActions(output: Output, actions: readonly Action[], dryRun: boolean): void {
   const would = dryRun ? 'would be ' : '';
   for (const action of actions) {
-    if (action.change === 'unchanged') continue;
+    if (action.change === 'unchanged' || output.quiet) continue;
     const verb = VERBS[action.change];
     const note = action.change === 'keep' ? ' (scaffold: yours, not touched)' : action.change === 'overwrite' ? ' (backup in .specforge/backup)' : '';
     output.out(`  ${(dryRun ? `${would}${verb}` : verb).padEnd(dryRun ? 18 : 10)} ${action.path}${note}`);

@@ -3,7 +3,6 @@
  * into one document (swagger-parser), and validate it. Any problem ends the
  * run with diagnostics that name the file, the pointer and the line.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { hoistInlinedFiles } from './hoist.js';
@@ -58,6 +57,7 @@ function checkKind(root: unknown, file: string): Diagnostic[] {
 async function bundle(sources: SourceSet, root: OpenApiDocument): Promise<OpenApiDocument> {
   try {
     // The root is already parsed; swagger-parser reads only the referenced files.
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     return (await SwaggerParser.bundle(sources.root, structuredClone(root) as never)) as unknown as OpenApiDocument;
   } catch (error) {
     const { message, source } = error as { message?: string; source?: string };

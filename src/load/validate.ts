@@ -3,7 +3,6 @@
  * document conforms to the OpenAPI 3.0 / 3.1 schema (swagger-parser). Each
  * problem comes back as a diagnostic whose pointer is in the bundled document.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { diagnostic, parsePointer, toPointer, type Diagnostic } from '../diagnostics.js';
 
 type Json = Record<string, unknown>;
@@ -46,6 +45,9 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
 }
 
 export async function validateOpenApi(bundled: Json): Promise<Diagnostic[]> {
+  // Imported on first use: swagger-parser is CommonJS that require()s an ES module, which
+  // Node 20 supports and Jest's module loader does not; tests reach it through the CLI.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
     // swagger-parser dereferences in place: hand it a copy.
     await SwaggerParser.validate(structuredClone(bundled) as never);

@@ -15,7 +15,7 @@ import {
   pathShape,
   resourceFields,
   successResponse,
-  jsonSchemaOf,
+  JSON_MEDIA_TYPE,
   UPDATED_FIELDS,
 } from '../openapi/classify.js';
 import {
@@ -79,6 +79,7 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
   return {
     operationId: operation.operationId ?? camelCase(`${method} ${path}`),
     name: camelCase(operation.operationId ?? `${method} ${path}`),
+    typeName: pascalCase(operation.operationId ?? `${method} ${path}`),
     method,
     httpMethod: method.toUpperCase(),
     path,
@@ -90,10 +91,10 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     deprecated: operation.deprecated === true,
     tags: operation.tags ?? [],
     parameters: parametersOf(document, pathItem, operation),
-    ...(body ? { requestBody: { required: body.required === true, contentTypes: Object.keys(body.content ?? {}) } } : {}),
+    ...(body ? { requestBody: requestBodyOf(body) } : {}),
     success: {
       status: success ? Number(success.status) : 200,
-      hasBody: success !== undefined && jsonSchemaOf(success.response) !== undefined,
+      ...(success && jsonMediaType(success.response.content) ? { contentType: jsonMediaType(success.response.content) } : {}),
     },
     statuses,
     errors: statuses.filter((s) => OWNED_ERROR_STATUSES.has(s)).map((s) => errorByStatus(Number(s))),
@@ -102,6 +103,15 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     cacheControl: settings.cacheControl,
     security: securityOf(document, operation),
   };
+}
+
+function requestBodyOf(body: RequestBodyObject): NonNullable<OperationModel['requestBody']> {
+  const json = jsonMediaType(body.content);
+  return { required: body.required === true, contentTypes: Object.keys(body.content ?? {}), ...(json ? { jsonContentType: json } : {}) };
+}
+
+function jsonMediaType(content: Record<string, unknown> | undefined): string | undefined {
+  return Object.keys(content ?? {}).find((type) => JSON_MEDIA_TYPE.test(type.split(';')[0]!.trim()));
 }
 
 function errorByStatus(status: number): ErrorKind {

@@ -72,8 +72,12 @@ export interface OperationModel {
   deprecated: boolean;
   tags: string[];
   parameters: ParametersByLocation;
-  requestBody?: { required: boolean; contentTypes: string[] };
-  success: { status: number; hasBody: boolean };
+  /** PascalCase of the operationId, prefix of the operation's type names. */
+  typeName: string;
+  /** `jsonContentType`: the body's JSON media type, when it has one. */
+  requestBody?: { required: boolean; contentTypes: string[]; jsonContentType?: string };
+  /** The first 2xx response; `contentType` is its JSON media type, when it has a JSON body. */
+  success: { status: number; contentType?: string };
   /** Declared statuses, in order. */
   statuses: string[];
   errors: ErrorKind[];

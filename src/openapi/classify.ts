@@ -56,7 +56,7 @@ export function pathParams(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
-export const SUCCESS_JSON = /^application\/(.+\+)?json$/;
+export const JSON_MEDIA_TYPE = /^application\/(.+\+)?json$/;
 
 /** The first 2xx status of an operation, and its response. */
 export function successResponse(
@@ -74,7 +74,7 @@ export function successResponse(
 /** The JSON schema of a response, if it has one. */
 export function jsonSchemaOf(response: ResponseObject): SchemaObject | Reference | undefined {
   for (const [mediaType, media] of Object.entries(response.content ?? {})) {
-    if (SUCCESS_JSON.test(mediaType.split(';')[0]!.trim()) && media.schema) return media.schema;
+    if (JSON_MEDIA_TYPE.test(mediaType.split(';')[0]!.trim()) && media.schema) return media.schema;
   }
   return undefined;
 }

@@ -1,0 +1,29 @@
+/**
+ * Project files: a README scaffold (written once, then the user's) and a
+ * generated `.gitattributes` that marks generated files as such, so code
+ * review collapses them.
+ */
+import type { Target } from '../target.js';
+
+/** Generated paths as .gitattributes patterns; kept in step with the targets' outputs. */
+const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', '.specforge/manifest.json'];
+
+export const projectTarget: Target = {
+  name: 'project',
+  async render({ model, renderer, specName }) {
+    const view = {
+      ...model,
+      specName,
+      versioned: model.config.versioning.mechanism === 'header' || model.config.versioning.mechanism === 'both',
+    };
+    return [
+      { path: 'README.md', contents: renderer.render('project/README.md.hbs', view), kind: 'scaffold', format: 'as-is' },
+      {
+        path: '.gitattributes',
+        contents: renderer.render('project/gitattributes.hbs', { generated: GENERATED_PATTERNS }),
+        kind: 'generated',
+        format: 'as-is',
+      },
+    ];
+  },
+};
