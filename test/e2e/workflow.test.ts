@@ -1,0 +1,181 @@
+/**
+ * The committed-code workflow end to end, through the real CLI on real
+ * files: determinism, idempotence, regeneration that never loses a person's
+ * work, `check` for CI, --dry-run and --watch.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { CLI, copyInto, EXAMPLES, readTree, runCli, scratchDir } from '../helpers.js';
+
+let work: ReturnType<typeof scratchDir>;
+beforeEach(() => {
+  work = scratchDir();
+});
+afterEach(() => work.cleanup());
+
+/** A private copy of the bookshop example, so a test may change its spec. */
+function bookshop(): { spec: string; out: string } {
+  const root = copyInto(join(EXAMPLES, 'bookshop'), join(work.dir, 'bookshop'));
+  return { spec: join(root, 'openapi.yaml'), out: join(work.dir, 'service') };
+}
+
+function edit(file: string, change: (text: string) => string): void {
+  writeFileSync(file, change(readFileSync(file, 'utf8')));
+}
+
+describe('determinism', () => {
+  test('the same spec gives the same bytes, whatever the cwd and its prettier config', async () => {
+    const { spec } = bookshop();
+    const hostile = join(work.dir, 'hostile');
+    copyInto(join(EXAMPLES, 'petstore'), hostile);
+    writeFileSync(join(hostile, '.prettierrc'), JSON.stringify({ semi: false, singleQuote: false, tabWidth: 8 }));
+    writeFileSync(join(hostile, '.editorconfig'), 'root = true\n[*]\nindent_style = tab\nend_of_line = crlf\n');
+
+    const first = await runCli(['generate', spec, '--out', join(work.dir, 'a')]);
+    const second = await runCli(['generate', spec, '--out', join(work.dir, 'b')], { cwd: hostile, env: { TZ: 'Asia/Tokyo', LANG: 'tr_TR.UTF-8' } });
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const a = readTree(join(work.dir, 'a'));
+    expect(a.size).toBeGreaterThan(5);
+    expect(readTree(join(work.dir, 'b'))).toEqual(a);
+  });
+});
+
+describe('idempotence', () => {
+  test('merging the merged spec changes nothing', async () => {
+    const { spec, out } = bookshop();
+    expect((await runCli(['generate', spec, '--out', out, '--quiet'])).code).toBe(0);
+    const merged = join(out, 'openapi.merged.yaml');
+    const again = join(work.dir, 'again.yaml');
+    expect((await runCli(['merge', merged, '--out', again])).code).toBe(0);
+    const withoutBanner = (text: string) => text.replace(/^(#.*\n)+\n/, '');
+    expect(readFileSync(again, 'utf8')).toBe(withoutBanner(readFileSync(merged, 'utf8')));
+    expect(parse(readFileSync(again, 'utf8'))).toEqual(parse(readFileSync(merged, 'utf8')));
+  });
+});
+
+describe('regeneration', () => {
+  test('an unchanged spec is recognised without running the pipeline', async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out]);
+    const second = await runCli(['generate', spec, '--out', out]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^Up to date/);
+  });
+
+  test('a generated file edited by hand is not overwritten without --force, and is backed up with it', async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out]);
+    const types = join(out, 'src/generated/types.ts');
+    edit(types, (text) => text + '\n// my precious change\n');
+    edit(spec, (text) => text.replace('title: Bookshop API', 'title: Bookshop API v2'));
+
+    const refused = await runCli(['generate', spec, '--out', out]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('OUTPUT_HAND_EDITED');
+    expect(refused.stderr).toContain('src/generated/types.ts');
+    expect(readFileSync(types, 'utf8')).toContain('my precious change');
+    // Nothing was written: the refusal comes before any file changes.
+    expect(readFileSync(join(out, 'openapi.merged.yaml'), 'utf8')).not.toContain('Bookshop API v2');
+
+    const forced = await runCli(['generate', spec, '--out', out, '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/overwrote\s+src\/generated\/types\.ts/);
+    expect(readFileSync(types, 'utf8')).not.toContain('my precious change');
+    expect(readFileSync(join(out, '.specforge/backup/src/generated/types.ts'), 'utf8')).toContain('my precious change');
+  });
+
+  test('a file specforge did not write is never overwritten', async () => {
+    const { spec, out } = bookshop();
+    const mine = join(out, 'src/generated/resources/authors.ts');
+    await runCli(['generate', spec, '--out', out]);
+    // Forget the manifest: the files now look like someone else's.
+    writeFileSync(join(out, '.specforge/manifest.json'), JSON.stringify({ manifestVersion: 1, generator: 'x', inputs: [], settings: '', files: {} }));
+    edit(mine, () => 'export const mine = 1;\n');
+    const refused = await runCli(['generate', spec, '--out', out]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('OUTPUT_NOT_OURS');
+    expect(readFileSync(mine, 'utf8')).toBe('export const mine = 1;\n');
+  });
+
+  test('scaffold files are kept as the user edited them', async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out]);
+    const readme = join(out, 'README.md');
+    edit(readme, () => '# My service\n');
+    edit(spec, (text) => text.replace('title: Bookshop API', 'title: Bookshop'));
+    const result = await runCli(['generate', spec, '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/kept\s+README\.md/);
+    expect(readFileSync(readme, 'utf8')).toBe('# My service\n');
+    expect(readFileSync(join(out, 'openapi.merged.yaml'), 'utf8')).toContain('title: Bookshop\n');
+  });
+
+  test('a resource removed from the spec takes its generated files with it', async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out]);
+    const reviews = join(out, 'src/generated/resources/reviews.ts');
+    expect(existsSync(reviews)).toBe(true);
+    edit(spec, (text) => text.replace(/\n  \/reviews:[\s\S]*?(?=\n  \/genres:)/, ''));
+    const result = await runCli(['generate', spec, '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/deleted\s+src\/generated\/resources\/reviews\.ts/);
+    expect(existsSync(reviews)).toBe(false);
+    expect(readFileSync(join(out, 'src/generated/types.ts'), 'utf8')).not.toContain('listReviews');
+  });
+
+  test('--dry-run reports the plan and writes nothing', async () => {
+    const { spec, out } = bookshop();
+    const result = await runCli(['generate', spec, '--out', out, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/would be created\s+src\/generated\/types\.ts/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('check', () => {
+  test('passes on fresh output and names every drift: stale, hand-edited, missing, orphaned', async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out]);
+    expect((await runCli(['check', spec, '--out', out])).code).toBe(0);
+
+    edit(join(out, 'src/generated/resources/genres.ts'), (text) => text + '// edited\n');
+    rmSync(join(out, 'src/generated/resources/books.ts'));
+    // Removing reviews from the spec makes types.ts stale and reviews.ts an orphan.
+    edit(spec, (text) => text.replace(/\n  \/reviews:[\s\S]*?(?=\n  \/genres:)/, ''));
+
+    const result = await runCli(['check', spec, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/stale\s+src\/generated\/types\.ts/);
+    expect(result.stdout).toMatch(/hand-edited\s+src\/generated\/resources\/genres\.ts/);
+    expect(result.stdout).toMatch(/missing\s+src\/generated\/resources\/books\.ts/);
+    expect(result.stdout).toMatch(/orphaned\s+src\/generated\/resources\/reviews\.ts/);
+    expect(result.stdout).not.toContain('authors.ts');
+  });
+});
+
+describe('--watch', () => {
+  test('regenerates when a file the spec references changes', async () => {
+    const { spec, out } = bookshop();
+    const child = spawn(process.execPath, [CLI, 'generate', spec, '--out', out, '--watch'], { env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const waitFor = async (predicate: () => boolean, what: string) => {
+      const deadline = Date.now() + 60_000;
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stderr:\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    try {
+      await waitFor(() => /Watching \d+ files/.test(stderr), 'the watcher');
+      // A change in a referenced file, not the root spec.
+      edit(join(spec, '../schemas/genre.yaml'), (text) => text.replace(/description: .*/, 'description: Watched change.'));
+      await waitFor(() => readFileSync(join(out, 'openapi.merged.yaml'), 'utf8').includes('Watched change.'), 'the regeneration');
+      expect(stderr).toContain('Change detected');
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
+});
