@@ -31,7 +31,7 @@ interface GenerateArgs extends Common {
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
   let usageError: string | undefined;
-  const parser = yargs(argv)
+  const parser = yargs(stdoutAsValue(argv))
     .scriptName('specforge')
     .usage('$0 <command> <spec> [options]\n\nGenerate a convention-conformant TypeScript service from an OpenAPI 3.x spec.')
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print only errors and the final result' })
@@ -91,6 +91,17 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.userError;
   }
   return exitCode;
+}
+
+/** yargs reads a lone `-` as no value at all; `--out -` means standard output, so keep it attached. */
+function stdoutAsValue(argv: string[]): string[] {
+  const result: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const isOut = argv[i] === '--out' || argv[i] === '-o';
+    if (isOut && argv[i + 1] === '-') result.push('--out=-'), i++;
+    else result.push(argv[i]!);
+  }
+  return result;
 }
 
 function specArgument(y: Argv): Argv {

@@ -33,12 +33,21 @@ export function printDiagnostics(output: Output, diagnostics: readonly Diagnosti
   output.err(`${errors} error${errors === 1 ? '' : 's'}, ${diagnostics.length - errors} warning${diagnostics.length - errors === 1 ? '' : 's'}`);
 }
 
-/** Stage progress on stderr: `load … 1.21 s`. */
+/**
+ * Stage progress on stderr: `load … 1.21 s`. On a terminal the stage is named
+ * as it starts, so a long one (rendering a 13 MB spec) shows what it is doing.
+ */
 export function progressOn(output: Output): Progress {
   if (output.quiet) return { start() {}, end() {} };
+  const live = process.stderr.isTTY === true;
   return {
-    start: () => {},
-    end: (stage, ms) => output.err(paint(output, '2', `  ${stage.padEnd(12)} ${formatDuration(ms)}`)),
+    start: (stage) => {
+      if (live) process.stderr.write(paint(output, '2', `  ${stage.padEnd(12)} …`));
+    },
+    end: (stage, ms) => {
+      if (live) process.stderr.write('\r\u001b[K');
+      output.err(paint(output, '2', `  ${stage.padEnd(12)} ${formatDuration(ms)}`));
+    },
   };
 }
 

@@ -4,7 +4,7 @@
  * A golden directory is exactly what `specforge generate` writes, so the
  * comparison also fails on a missing or an extra file.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { EXAMPLES, FIXTURES, readTree, ROOT, runCli, scratchDir } from '../helpers.js';
 
@@ -42,6 +42,14 @@ describe.each(SCENARIOS)('golden output: %s', (_name, spec, golden) => {
     } finally {
       cleanup();
     }
+  });
+
+  test('the merged spec is valid OpenAPI, and merging it again changes nothing', async () => {
+    const merged = join(golden, 'openapi.merged.yaml');
+    const result = await runCli(['merge', merged, '--out', '-', '--quiet']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(readFileSync(merged, 'utf8').replace(/^(#.*\n)+\n/, ''));
   });
 
   test('`specforge check` finds the committed output up to date', async () => {
