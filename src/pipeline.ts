@@ -55,25 +55,27 @@ export interface Outputs {
 
 /** Merged spec only: load and conventions. */
 export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & { sources: SourceSet }> {
-  const progress = options.progress ?? SILENT;
-  const resources = loadResources(options.templates);
-  const { document, sources } = await stage(progress, 'load', () => loadSpec(options.spec));
-  const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
-  return { ...merged, sources };
+  return loadAndMerge(options, loadResources(options.templates));
 }
 
 /** Every output file, formatted, in memory. */
 export async function buildOutputs(options: PipelineOptions): Promise<Outputs> {
   const progress = options.progress ?? SILENT;
   const resources = loadResources(options.templates);
-  const { document, sources } = await stage(progress, 'load', () => loadSpec(options.spec));
-  const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
-  const model = await stage(progress, 'model', () => buildModel(merged.document, merged.config));
+  const { document, config, sources } = await loadAndMerge(options, resources);
+  const model = await stage(progress, 'model', () => buildModel(document, config));
   const rendered = await stage(progress, 'render', () =>
-    render({ document: merged.document, model, templates: resources.templates, targets: TARGETS, specName: basename(sources.root) }),
+    render({ document, model, templates: resources.templates, targets: TARGETS, specName: basename(sources.root) }),
   );
   const files = await stage(progress, 'format', () => formatFiles(rendered));
   return { files, sources, resources };
+}
+
+async function loadAndMerge(options: PipelineOptions, resources: Resources): Promise<MergedSpec & { sources: SourceSet }> {
+  const progress = options.progress ?? SILENT;
+  const { document, sources } = await stage(progress, 'load', () => loadSpec(options.spec));
+  const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
+  return { ...merged, sources };
 }
 
 /** Problems found in later stages carry pointers into the bundled spec: place them in its files. */

@@ -98,8 +98,12 @@ function stdoutAsValue(argv: string[]): string[] {
   const result: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const isOut = argv[i] === '--out' || argv[i] === '-o';
-    if (isOut && argv[i + 1] === '-') result.push('--out=-'), i++;
-    else result.push(argv[i]!);
+    if (isOut && argv[i + 1] === '-') {
+      result.push('--out=-');
+      i++;
+    } else {
+      result.push(argv[i]!);
+    }
   }
   return result;
 }
