@@ -164,8 +164,25 @@ export function resolveConfig(spec: Record<string, unknown>, file?: string): Con
     rateLimit: { ...DEFAULTS.rateLimit, ...given.rateLimit },
     bodyLimit: given.bodyLimit ?? DEFAULTS.bodyLimit,
   };
-  assertPaging(config.paging, [EXTENSION, 'paging'], file);
+  const pageSizes = [pagingProblem(config.paging, [EXTENSION, 'paging'], file), ...operationPagingProblems(spec, config, file)];
+  const found = pageSizes.filter((problem) => problem !== undefined);
+  if (found.length > 0) throw new SpecforgeError(found);
   return config;
+}
+
+/** Each path item's and operation's page sizes, as they combine with the API's. */
+function operationPagingProblems(spec: Record<string, unknown>, api: OperationConfig, file: string | undefined): (Diagnostic | undefined)[] {
+  const paths = (spec.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  return Object.entries(paths).flatMap(([path, item]) => {
+    if (!item || typeof item !== 'object') return [];
+    const onItem = item[EXTENSION] !== undefined ? [pagingProblem(operationConfig(api, item[EXTENSION], undefined).paging, ['paths', path, EXTENSION], file)] : [];
+    const onOperations = HTTP_METHODS.flatMap((method) => {
+      const extension = (item[method] as Record<string, unknown> | undefined)?.[EXTENSION];
+      if (extension === undefined) return [];
+      return [pagingProblem(operationConfig(api, item[EXTENSION], extension).paging, ['paths', path, method, EXTENSION], file)];
+    });
+    return [...onItem, ...onOperations];
+  });
 }
 
 /** An operation's configuration: operation over path item over the API's. */
@@ -188,16 +205,14 @@ function mergeOperationConfig(base: OperationConfig, given: Partial2<OperationCo
   };
 }
 
-function assertPaging(paging: PagingConfig, path: string[], file: string | undefined): void {
-  if (paging.defaultLimit > paging.maxLimit) {
-    throw new SpecforgeError([
-      diagnostic(
-        'CONFIG_INVALID_VALUE',
-        `paging.defaultLimit (${paging.defaultLimit}) is above paging.maxLimit (${paging.maxLimit})`,
-        { file, pointer: toPointer(path) },
-      ),
-    ]);
-  }
+/** A page size default above its maximum, wherever the two were set. */
+export function pagingProblem(paging: PagingConfig, path: (string | number)[], file?: string): Diagnostic | undefined {
+  if (paging.defaultLimit <= paging.maxLimit) return undefined;
+  return diagnostic(
+    'CONFIG_INVALID_VALUE',
+    `paging.defaultLimit (${paging.defaultLimit}) is above paging.maxLimit (${paging.maxLimit})`,
+    { file, pointer: toPointer(path) },
+  );
 }
 
 /** `info.version` "2.4.1" → 2; the version segment is never below 1. */

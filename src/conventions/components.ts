@@ -4,9 +4,8 @@
  * user's spec already uses for something else is a conflict, reported, never
  * silently overwritten.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { diagnostic, toPointer, type Diagnostic } from '../diagnostics.js';
-import { isObject, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
+import { isObject, jsonEqual, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
 import { ERRORS } from './errors.js';
 
 /** The parsed contents of `schemas/*.yaml`: OpenAPI `components` sections. */
@@ -84,7 +83,7 @@ export function installComponents(
     for (const [name, fragment] of Object.entries(entries)) {
       const value = is31 ? toOpenApi31(fragment) : fragment;
       if (target[name] === undefined) target[name] = value;
-      else if (!isDeepStrictEqual(target[name], value)) {
+      else if (!jsonEqual(target[name], value)) {
         problems.push(
           diagnostic(
             'CONVENTION_NAME_CONFLICT',

@@ -38,7 +38,8 @@ export function applyConventions(input: OpenApiDocument, fragments: ConventionFr
   applyDefaultSecurity(document, fragments);
   applyVersionSegment(document, config.versioning.mechanism, config.versioning.version);
 
-  const operationIds = new Set<string>();
+  // Ids the spec declares are taken before any is invented, wherever they stand.
+  const operationIds = new Set([...operationsOf(document)].flatMap(({ operation }) => operation.operationId ?? []));
   for (const { path, method, pathItem, operation } of operationsOf(document)) {
     mergeOperation({ document, config, path, method, pathItem, operation, operationIds, problems });
   }
@@ -76,7 +77,14 @@ function mergeOperation(context: OperationContext): void {
   operation.operationId ??= operationIdFor(method, path, context.operationIds);
   context.operationIds.add(operation.operationId);
 
-  const parameters = conventionParameters(document, { kind, path, config: settings, fields, declared: operation.parameters ?? [] });
+  const parameters = conventionParameters(document, {
+    kind,
+    path,
+    config: settings,
+    fields,
+    declared: operation.parameters ?? [],
+    inherited: pathItem.parameters ?? [],
+  });
   if (parameters.length > 0) operation.parameters = parameters;
 
   const takesBody = operation.requestBody !== undefined;

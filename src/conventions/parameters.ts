@@ -38,7 +38,10 @@ export interface ParameterInput {
   config: OperationConfig;
   /** The list item's (or the resource's) top-level fields. */
   fields: Field[];
+  /** The operation's own parameters. */
   declared: (ParameterObject | Reference)[];
+  /** The path item's: a filter declared there is the spec's, and is not generated again. */
+  inherited: (ParameterObject | Reference)[];
 }
 
 /** Fields that can be filtered on by equality: scalars, but not the id and not timestamps. */
@@ -50,15 +53,21 @@ export function filterableFields(fields: Field[], path: string): Field[] {
   );
 }
 
-/** Fields a list can be sorted by: every scalar field, timestamps included. */
+/** Fields a list can be sorted by: every readable scalar field, timestamps included. */
 export function sortableFields(fields: Field[]): string[] {
-  return fields.filter(({ schema }) => scalarTypeOf(schema) !== undefined).map(({ name }) => name);
+  return fields.filter(({ schema }) => scalarTypeOf(schema) !== undefined && schema.writeOnly !== true).map(({ name }) => name);
 }
 
 export function conventionParameters(document: OpenApiDocument, input: ParameterInput): (ParameterObject | Reference)[] {
   if (input.kind !== 'list' && input.kind !== 'read') return input.declared;
   const nameOf = (parameter: ParameterObject | Reference) => deref<ParameterObject>(document, parameter);
-  const filters = input.kind === 'list' ? filterableFields(input.fields, input.path) : [];
+  const inheritedQuery = new Set(
+    input.inherited.flatMap((parameter) => {
+      const p = nameOf(parameter);
+      return p?.in === 'query' ? [p.name] : [];
+    }),
+  );
+  const filters = input.kind === 'list' ? filterableFields(input.fields, input.path).filter((f) => !inheritedQuery.has(f.name)) : [];
   const filterNames = new Set(filters.map((field) => field.name));
   const isOwned = (p: ParameterObject | undefined) =>
     p !== undefined &&

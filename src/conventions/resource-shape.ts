@@ -1,13 +1,14 @@
 /**
  * The typed resource shape (conventions §2, "Resource object", shape 2):
- * `{ id, type, attributes }`. A component `Book` gets two siblings,
- * `BookAttributes` (Book without its id) and `BookResource` (the typed
- * wrapper), so every operation of the resource shares one named type.
+ * `{ id, type, attributes }`. A component `Book` served by `/books` gets two
+ * siblings, `BookAttributes` (Book without its id) and `BookResource` (the
+ * typed wrapper, named after the collection), so every operation of the
+ * resource shares one named type.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { diagnostic, toPointer, type Diagnostic } from '../diagnostics.js';
 import { componentName, isTypedResource } from '../openapi/classify.js';
-import { deref, isObject, type OpenApiDocument, type Reference, type SchemaObject } from '../openapi/document.js';
+import { pascalCase, singular } from '../openapi/names.js';
+import { deref, isObject, jsonEqual, type OpenApiDocument, type Reference, type SchemaObject } from '../openapi/document.js';
 
 /**
  * Rewrites one resource schema into the typed shape; `problems` collects name
@@ -39,14 +40,16 @@ export function toTypedResource(
       attributes: attributesSchema,
     },
   };
-  return name ? install(document, `${name}Resource`, typed, problems) : typed;
+  // Named after the collection: one schema served by `/tags` and `/labels` makes two kinds of resource.
+  const wrapper = resourceType ? pascalCase(singular(resourceType)) : name;
+  return name ? install(document, `${wrapper}Resource`, typed, problems) : typed;
 }
 
 function install(document: OpenApiDocument, name: string, schema: SchemaObject, problems: Diagnostic[]): Reference {
   const schemas = ((document.components ??= {}).schemas ??= {});
   const existing = schemas[name];
   if (existing === undefined) schemas[name] = schema;
-  else if (!isDeepStrictEqual(existing, schema)) {
+  else if (!jsonEqual(existing, schema)) {
     problems.push(
       diagnostic('CONVENTION_NAME_CONFLICT', `components.schemas.${name} exists, but the typed resource shape needs that name`, {
         pointer: toPointer(['components', 'schemas', name]),

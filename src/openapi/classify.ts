@@ -170,7 +170,8 @@ export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
 
 /** The scalar type of a schema (ignoring `null` in 3.1 type arrays), if it is one. */
 export function scalarTypeOf(schema: SchemaObject): ScalarType | undefined {
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => t !== 'null');
+  const declared = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  const types = declared.filter((t) => t !== 'null');
   const [type] = types;
   if (types.length !== 1) return schema.enum && schema.enum.every((v) => typeof v === 'string') ? 'string' : undefined;
   return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' ? type : undefined;
@@ -190,9 +191,14 @@ export function resourceFields(
   document: OpenApiDocument,
   schema: SchemaObject | Reference | undefined,
 ): Field[] {
-  if (!schema || !isTypedResource(document, schema)) return propertiesOf(document, schema);
+  // `id` first in both shapes, so a typed resource (id beside its attributes) reads as its flat original.
+  if (!schema || !isTypedResource(document, schema)) return idFirst(propertiesOf(document, schema));
   const typed = deref<SchemaObject>(document, schema)!;
   return [...propertiesOf(document, typed).filter(({ name }) => name === 'id'), ...propertiesOf(document, typed.properties!.attributes)];
+}
+
+function idFirst(fields: Field[]): Field[] {
+  return [...fields.filter(({ name }) => name === 'id'), ...fields.filter(({ name }) => name !== 'id')];
 }
 
 /** The conventions' timestamp fields, in either casing the naming rules allow. */

@@ -87,6 +87,20 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Equality of JSON values: object key order does not matter, and neither
+ * does the realm an object was made in (unlike util.isDeepStrictEqual).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => key in b && jsonEqual(a[key], b[key]));
+}
+
 /** Follows local `$ref`s (`#/…`) until a value that is not a reference. */
 export function deref<T>(document: OpenApiDocument, value: T | Reference): T | undefined {
   let current: unknown = value;

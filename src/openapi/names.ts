@@ -23,7 +23,8 @@ export function camelCase(text: string): string {
 }
 
 export function pascalCase(text: string): string {
-  return capitalize(camelCase(text).replace(/^_/, ''));
+  const name = capitalize(camelCase(text).replace(/^_/, ''));
+  return /^[0-9]/.test(name) ? `_${name}` : name;
 }
 
 export function kebabCase(text: string): string {

@@ -21,6 +21,17 @@ const COMPILE_OPTIONS = {
   knownHelpers: Object.fromEntries(Object.keys(HELPERS).map((name) => [name, true])),
 } as const;
 
+/** Parse errors say `line N`; runtime errors (strict mode) carry lineNumber and column. */
+function templateProblem(error: Error & { lineNumber?: number; column?: number }, file: string) {
+  const line = error.lineNumber ?? Number(/line (\d+)/.exec(error.message)?.[1] ?? NaN);
+  const message = error.message.split('\n')[0] ?? error.message;
+  return diagnostic('TEMPLATE_ERROR', message, {
+    file,
+    ...(Number.isNaN(line) ? {} : { line }),
+    ...(error.column !== undefined ? { column: error.column + 1 } : {}),
+  });
+}
+
 export function createRenderer(templates: TemplateSet): Renderer {
   const env = Handlebars.create();
   for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, withoutOptions(helper));
@@ -40,14 +51,7 @@ export function createRenderer(templates: TemplateSet): Renderer {
       try {
         return run(view);
       } catch (error) {
-        const message = (error as Error).message;
-        const line = Number(/line (\d+)/.exec(message)?.[1] ?? NaN);
-        throw new SpecforgeError([
-          diagnostic('TEMPLATE_ERROR', message.split('\n')[0] ?? message, {
-            file: template.file,
-            ...(Number.isNaN(line) ? {} : { line }),
-          }),
-        ]);
+        throw new SpecforgeError([templateProblem(error as Error & { lineNumber?: number; column?: number }, template.file)]);
       }
     },
   };

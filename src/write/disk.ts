@@ -3,7 +3,7 @@
  * carries out a plan. Each file is written to a temporary name and renamed,
  * so an interrupted run never leaves a half-written file.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, readdirSync, unlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MANIFEST_PATH, parseManifest, serializeManifest, sha256, type Manifest } from './manifest.js';
 import type { DiskState, Plan } from './plan.js';
@@ -58,7 +58,12 @@ export function writeAtomically(file: string, contents: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.specforge-${process.pid}.tmp`;
   writeFileSync(temporary, contents);
-  renameSync(temporary, file);
+  try {
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 function removeEmptyParents(outDir: string, directory: string): void {

@@ -1,0 +1,241 @@
+import { MANIFEST_VERSION, parseManifest, serializeManifest, sha256, type Manifest } from '../../src/write/manifest.js';
+import { findDrift, planWrite, type Action, type Change, type Finding } from '../../src/write/plan.js';
+import { SpecforgeError } from '../../src/diagnostics.js';
+import type { FileKind, OutputFile } from '../../src/render/index.js';
+
+const OUT = 'out';
+
+const file = (path: string, contents: string, kind: FileKind = 'generated'): OutputFile => ({ path, contents, kind, format: 'as-is' });
+
+function manifest(files: Record<string, { contents: string; kind?: FileKind }>): Manifest {
+  return {
+    manifestVersion: 1,
+    generator: 'specforge@0.0.0',
+    inputs: [],
+    settings: 'x',
+    files: Object.fromEntries(Object.entries(files).map(([path, { contents, kind }]) => [path, { kind: kind ?? 'generated', sha256: sha256(contents) }])),
+  };
+}
+
+/** Disk state from file contents (undefined: no file). */
+function disk(files: Record<string, string | undefined>): Map<string, string | undefined> {
+  return new Map(Object.entries(files).map(([path, contents]) => [path, contents === undefined ? undefined : sha256(contents)]));
+}
+
+const changes = (actions: Action[]) => actions.map((action) => [action.path, action.change] as [string, Change]);
+
+describe('planWrite: one file at a time', () => {
+  test.each<{
+    name: string;
+    kind?: FileKind;
+    onDisk: string | undefined;
+    recorded: string | undefined;
+    force?: boolean;
+    want: Change;
+    conflict?: 'OUTPUT_HAND_EDITED' | 'OUTPUT_NOT_OURS';
+  }>([
+    { name: 'generated, not on disk → create', onDisk: undefined, recorded: undefined, want: 'create' },
+    { name: 'generated, recorded but deleted from disk → create', onDisk: undefined, recorded: 'old', want: 'create' },
+    { name: 'generated, on disk with the new content → unchanged', onDisk: 'new', recorded: 'new', want: 'unchanged' },
+    { name: 'generated, new content already on disk, no manifest → unchanged', onDisk: 'new', recorded: undefined, want: 'unchanged' },
+    { name: 'generated, on disk as last written → update', onDisk: 'old', recorded: 'old', want: 'update' },
+    { name: 'generated, edited by hand → conflict', onDisk: 'edited', recorded: 'old', want: 'conflict', conflict: 'OUTPUT_HAND_EDITED' },
+    { name: 'generated, exists but not in the manifest → conflict', onDisk: 'theirs', recorded: undefined, want: 'conflict', conflict: 'OUTPUT_NOT_OURS' },
+    { name: 'generated, edited by hand, --force → overwrite', onDisk: 'edited', recorded: 'old', force: true, want: 'overwrite' },
+    { name: 'generated, not ours, --force → overwrite', onDisk: 'theirs', recorded: undefined, force: true, want: 'overwrite' },
+    { name: 'scaffold, exists → keep', kind: 'scaffold', onDisk: 'user code', recorded: 'old', want: 'keep' },
+    { name: 'scaffold, exists, not in the manifest → keep', kind: 'scaffold', onDisk: 'user code', recorded: undefined, want: 'keep' },
+    { name: 'scaffold, exists, --force → keep', kind: 'scaffold', onDisk: 'user code', recorded: 'old', force: true, want: 'keep' },
+    { name: 'scaffold, missing → recreated', kind: 'scaffold', onDisk: undefined, recorded: 'old', want: 'create' },
+  ])('$name', ({ kind = 'generated', onDisk, recorded, force = false, want, conflict }) => {
+    const path = 'src/a.ts';
+    const plan = planWrite({
+      files: [file(path, 'new', kind)],
+      previous: recorded === undefined ? undefined : manifest({ [path]: { contents: recorded, kind } }),
+      disk: disk({ [path]: onDisk }),
+      force,
+      outDir: OUT,
+    });
+    expect(changes(plan.actions)).toEqual([[path, want]]);
+    expect(plan.actions[0]).toMatchObject({ kind, contents: 'new', sha256: sha256('new') });
+    if (conflict) expect(plan.conflicts).toEqual([expect.objectContaining({ code: conflict, file: `${OUT}/${path}` })]);
+    else expect(plan.conflicts).toEqual([]);
+  });
+
+  test('the manifest records the new hash of every generated file', () => {
+    const plan = planWrite({ files: [file('a.ts', 'new')], previous: manifest({ 'a.ts': { contents: 'old' } }), disk: disk({ 'a.ts': 'old' }), force: false, outDir: OUT });
+    expect(plan.files).toEqual({ 'a.ts': { kind: 'generated', sha256: sha256('new') } });
+  });
+
+  test('a kept scaffold keeps the hash it was created with', () => {
+    const plan = planWrite({
+      files: [file('src/handlers/books.ts', 'template v2', 'scaffold')],
+      previous: manifest({ 'src/handlers/books.ts': { contents: 'template v1', kind: 'scaffold' } }),
+      disk: disk({ 'src/handlers/books.ts': 'user code' }),
+      force: false,
+      outDir: OUT,
+    });
+    expect(plan.files['src/handlers/books.ts']).toEqual({ kind: 'scaffold', sha256: sha256('template v1') });
+  });
+});
+
+describe('planWrite: files no longer produced', () => {
+  test('an orphaned generated file, as we wrote it → delete', () => {
+    const plan = planWrite({ files: [], previous: manifest({ 'old.ts': { contents: 'x' } }), disk: disk({ 'old.ts': 'x' }), force: false, outDir: OUT });
+    expect(changes(plan.actions)).toEqual([['old.ts', 'delete']]);
+    expect(plan.conflicts).toEqual([]);
+    expect(plan.files).toEqual({});
+  });
+
+  test('an orphaned generated file edited by hand → conflict (hand-edited), delete with --force', () => {
+    const input = { files: [], previous: manifest({ 'old.ts': { contents: 'x' } }), disk: disk({ 'old.ts': 'edited' }), outDir: OUT };
+    const plan = planWrite({ ...input, force: false });
+    expect(changes(plan.actions)).toEqual([['old.ts', 'conflict']]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ code: 'OUTPUT_HAND_EDITED', file: 'out/old.ts' })]);
+    expect(plan.conflicts[0]!.message).toContain('delete');
+    expect(changes(planWrite({ ...input, force: true }).actions)).toEqual([['old.ts', 'delete']]);
+  });
+
+  test('an orphaned file already gone → nothing to do', () => {
+    const plan = planWrite({ files: [], previous: manifest({ 'old.ts': { contents: 'x' } }), disk: disk({ 'old.ts': undefined }), force: false, outDir: OUT });
+    expect(plan.actions).toEqual([]);
+  });
+
+  test('a scaffold is never deleted, even with --force', () => {
+    for (const force of [false, true]) {
+      const plan = planWrite({
+        files: [],
+        previous: manifest({ 'src/auth.ts': { contents: 'x', kind: 'scaffold' } }),
+        disk: disk({ 'src/auth.ts': 'x' }),
+        force,
+        outDir: OUT,
+      });
+      expect(plan.actions).toEqual([]);
+    }
+  });
+});
+
+describe('planWrite: a whole run', () => {
+  test('actions sorted by path, manifest lists what was produced', () => {
+    const previous = manifest({
+      'z/old.ts': { contents: 'z' },
+      'b.ts': { contents: 'b1' },
+      'src/handlers/books.ts': { contents: 's', kind: 'scaffold' },
+    });
+    const plan = planWrite({
+      files: [file('c.ts', 'c'), file('b.ts', 'b2'), file('src/handlers/books.ts', 's', 'scaffold'), file('a.ts', 'a')],
+      previous,
+      disk: disk({ 'b.ts': 'b1', 'src/handlers/books.ts': 'mine', 'z/old.ts': 'z' }),
+      force: false,
+      outDir: OUT,
+    });
+    expect(changes(plan.actions)).toEqual([
+      ['a.ts', 'create'],
+      ['b.ts', 'update'],
+      ['c.ts', 'create'],
+      ['src/handlers/books.ts', 'keep'],
+      ['z/old.ts', 'delete'],
+    ]);
+    expect(Object.keys(plan.files).sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'src/handlers/books.ts']);
+  });
+});
+
+describe('findDrift', () => {
+  test('every category, sorted by path', () => {
+    const previous = manifest({
+      'stale.ts': { contents: 'old' },
+      'edited.ts': { contents: 'old' },
+      'missing.ts': { contents: 'old' },
+      'fine.ts': { contents: 'same' },
+      'orphan.ts': { contents: 'o' },
+      'gone-orphan.ts': { contents: 'o' },
+      'src/auth.ts': { contents: 'a', kind: 'scaffold' },
+    });
+    const findings = findDrift({
+      files: [
+        file('stale.ts', 'new'),
+        file('edited.ts', 'new'),
+        file('missing.ts', 'new'),
+        file('fine.ts', 'same'),
+        file('alien.ts', 'new'),
+        file('src/auth.ts', 'a', 'scaffold'),
+        file('src/store.ts', 's', 'scaffold'),
+      ],
+      previous,
+      disk: disk({
+        'stale.ts': 'old',
+        'edited.ts': 'by hand',
+        'fine.ts': 'same',
+        'alien.ts': 'someone else',
+        'orphan.ts': 'o',
+        'src/auth.ts': 'user code',
+      }),
+    });
+    expect(findings).toEqual<Finding[]>([
+      { path: 'alien.ts', problem: 'not generated by specforge' },
+      { path: 'edited.ts', problem: 'hand-edited' },
+      { path: 'missing.ts', problem: 'missing' },
+      { path: 'orphan.ts', problem: 'orphaned' },
+      { path: 'stale.ts', problem: 'stale' },
+    ]);
+  });
+
+  test('no manifest, nothing on disk: every generated file is missing; scaffolds are not reported', () => {
+    expect(findDrift({ files: [file('b.ts', 'b'), file('a.ts', 'a'), file('s.ts', 's', 'scaffold')], previous: undefined, disk: disk({}) })).toEqual([
+      { path: 'a.ts', problem: 'missing' },
+      { path: 'b.ts', problem: 'missing' },
+    ]);
+  });
+
+  test('everything as generated → no findings', () => {
+    expect(findDrift({ files: [file('a.ts', 'a')], previous: manifest({ 'a.ts': { contents: 'a' } }), disk: disk({ 'a.ts': 'a' }) })).toEqual([]);
+  });
+});
+
+describe('manifest', () => {
+  const unsorted: Manifest = {
+    manifestVersion: MANIFEST_VERSION,
+    generator: 'specforge@1.2.3',
+    inputs: [{ path: 'api.yaml', sha256: 'abc' }],
+    settings: 'fingerprint',
+    files: {
+      'src/z.ts': { kind: 'generated', sha256: '1' },
+      'a.yaml': { kind: 'generated', sha256: '2' },
+      'src/a.ts': { kind: 'scaffold', sha256: '3' },
+      'src/B.ts': { kind: 'generated', sha256: '4' },
+    },
+  };
+
+  test('serializeManifest sorts files by path and ends with one newline', () => {
+    const text = serializeManifest(unsorted);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.endsWith('\n\n')).toBe(false);
+    expect(Object.keys((JSON.parse(text) as Manifest).files)).toEqual(['a.yaml', 'src/B.ts', 'src/a.ts', 'src/z.ts']);
+  });
+
+  test('serializeManifest is 2-space JSON, stable whatever the insertion order', () => {
+    const reordered: Manifest = { ...unsorted, files: Object.fromEntries(Object.entries(unsorted.files).reverse()) };
+    expect(serializeManifest(reordered)).toBe(serializeManifest(unsorted));
+    expect(serializeManifest(unsorted).split('\n')[1]).toBe('  "manifestVersion": 1,');
+  });
+
+  test('serializeManifest does not reorder the caller’s object', () => {
+    const copy = structuredClone(unsorted);
+    serializeManifest(copy);
+    expect(Object.keys(copy.files)).toEqual(Object.keys(unsorted.files));
+  });
+
+  test('parseManifest round-trips and rejects an unknown version', () => {
+    expect(parseManifest(serializeManifest(unsorted), 'm.json')).toEqual(unsorted);
+    expect(() => parseManifest(JSON.stringify({ ...unsorted, manifestVersion: 99 }), 'm.json')).toThrow(SpecforgeError);
+    expect(() => parseManifest('{ not json', 'm.json')).toThrow(expect.objectContaining({ diagnostics: [expect.objectContaining({ code: 'MANIFEST_INVALID', file: 'm.json' })] }));
+  });
+
+  test.each([
+    { given: '', want: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' },
+    { given: 'abc', want: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' },
+  ])('sha256($given)', ({ given, want }) => {
+    expect(sha256(given)).toBe(want);
+    expect(sha256(Buffer.from(given))).toBe(want);
+  });
+});

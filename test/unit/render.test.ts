@@ -1,0 +1,176 @@
+import { SpecforgeError, type Diagnostic } from '../../src/diagnostics.js';
+import { createRenderer, type TemplateSet } from '../../src/render/handlebars.js';
+import { HELPERS, withoutOptions } from '../../src/render/helpers.js';
+
+/** A template set from `path → source`; each file named after its path. */
+function templates(sources: Record<string, string>): TemplateSet {
+  return new Map(Object.entries(sources).map(([path, source]) => [path, { source, file: `/templates/${path}` }]));
+}
+
+function render(source: string, view: object, extra: Record<string, string> = {}): string {
+  return createRenderer(templates({ 't.hbs': source, ...extra })).render('t.hbs', view);
+}
+
+function diagnosticsOf(run: () => unknown): Diagnostic[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SpecforgeError);
+    return (error as SpecforgeError).diagnostics;
+  }
+  throw new Error('expected a SpecforgeError');
+}
+
+describe('helpers', () => {
+  test('the registry has exactly these helpers', () => {
+    expect(Object.keys(HELPERS).sort()).toEqual(['camelCase', 'eq', 'join', 'json', 'pascalCase']);
+  });
+
+  test.each([
+    { given: { a: 1, b: [true, null] }, want: '{"a":1,"b":[true,null]}' },
+    { given: 'it\'s "quoted"', want: '"it\'s \\"quoted\\""' },
+    { given: 42, want: '42' },
+    { given: null, want: 'null' },
+    { given: undefined, want: 'null' },
+    { given: [], want: '[]' },
+  ])('json($given) = $want', ({ given, want }) => {
+    expect(HELPERS.json(given)).toBe(want);
+  });
+
+  test.each([
+    { a: 1, b: 1, want: true },
+    { a: 'x', b: 'x', want: true },
+    { a: 1, b: '1', want: false },
+    { a: null, b: undefined, want: false },
+    { a: {}, b: {}, want: false },
+  ])('eq($a, $b) = $want', ({ a, b, want }) => {
+    expect(HELPERS.eq(a, b)).toBe(want);
+  });
+
+  test.each([
+    { list: ['a', 'b', 'c'], separator: ' | ', want: 'a | b | c' },
+    { list: ['a', 'b'], separator: '', want: 'ab' },
+    { list: ['a', 'b'], separator: undefined, want: 'a, b' },
+    { list: ['a', 'b'], separator: 3, want: 'a, b' },
+    { list: [], separator: ',', want: '' },
+    { list: 'not a list', separator: ',', want: '' },
+    { list: undefined, separator: ',', want: '' },
+  ])('join($list, $separator) = $want', ({ list, separator, want }) => {
+    expect(HELPERS.join(list, separator)).toBe(want);
+  });
+
+  test.each([
+    { given: 'list-books', camel: 'listBooks', pascal: 'ListBooks' },
+    { given: 'book_reviews', camel: 'bookReviews', pascal: 'BookReviews' },
+    { given: 'HTTPServer', camel: 'httpServer', pascal: 'HttpServer' },
+    { given: 'get /authors/{author_id}', camel: 'getAuthorsAuthorId', pascal: 'GetAuthorsAuthorId' },
+    { given: 'listBooks', camel: 'listBooks', pascal: 'ListBooks' },
+  ])('camelCase/pascalCase($given)', ({ given, camel, pascal }) => {
+    expect(HELPERS.camelCase(given)).toBe(camel);
+    expect(HELPERS.pascalCase(given)).toBe(pascal);
+  });
+
+  test.each([
+    { given: '2fa-codes', camel: '_2faCodes' },
+    { given: 7, camel: '_7' },
+  ])('camelCase/pascalCase($given) are valid identifiers even with a leading digit', ({ given, camel }) => {
+    expect(HELPERS.camelCase(given)).toBe(camel);
+    // pascalCase names types (`{{pascalCase operationId}}Data`): it must not start with a digit either.
+    expect(HELPERS.pascalCase(given)).toMatch(/^[A-Za-z_$][A-Za-z0-9_$]*$/);
+  });
+
+  test('withoutOptions drops the trailing options argument Handlebars passes', () => {
+    const join = withoutOptions(HELPERS.join);
+    expect(join(['a', 'b'], { hash: {} })).toBe('a, b');
+    expect(join(['a', 'b'], '-', { hash: {} })).toBe('a-b');
+  });
+
+  test.each([
+    { template: '{{json value}}', view: { value: { a: [1, 'x'] } }, want: '{"a":[1,"x"]}' },
+    { template: '{{#if (eq kind "list")}}L{{else}}O{{/if}}', view: { kind: 'list' }, want: 'L' },
+    { template: '{{#if (eq kind "list")}}L{{else}}O{{/if}}', view: { kind: 'read' }, want: 'O' },
+    { template: '{{join names ", "}}', view: { names: ['a', 'b'] }, want: 'a, b' },
+    { template: '{{join names}}', view: { names: ['a', 'b'] }, want: 'a, b' },
+    { template: '{{camelCase name}}', view: { name: 'list-books' }, want: 'listBooks' },
+    { template: '{{pascalCase name}}', view: { name: 'list-books' }, want: 'ListBooks' },
+  ])('in a template: $template', ({ template, view, want }) => {
+    expect(render(template, view)).toBe(want);
+  });
+});
+
+describe('createRenderer', () => {
+  test('renders without HTML escaping (it emits code)', () => {
+    expect(render('const s = {{json s}}; // {{t}}', { s: '<a & "b">', t: "a < b && c > 'd'" })).toBe(
+      'const s = "<a & \\"b\\">"; // a < b && c > \'d\'',
+    );
+  });
+
+  test('built-in block helpers work', () => {
+    expect(render('{{#each items}}{{@index}}:{{this}};{{/each}}{{#unless none}}!{{/unless}}', { items: ['a', 'b'], none: false })).toBe('0:a;1:b;!');
+  });
+
+  test('strict: a missing variable → SpecforgeError TEMPLATE_ERROR naming the template file', () => {
+    const problems = diagnosticsOf(() => render('line one\n  {{title}}', {}));
+    expect(problems).toEqual([expect.objectContaining({ code: 'TEMPLATE_ERROR', severity: 'error', file: '/templates/t.hbs' })]);
+    expect(problems[0]!.message).toContain('title');
+  });
+
+  test('strict: a missing nested member is an error too', () => {
+    expect(diagnosticsOf(() => render('{{model.name}}', { model: {} }))[0]!.code).toBe('TEMPLATE_ERROR');
+  });
+
+  test('strict: a present but empty value is fine', () => {
+    expect(render('[{{a}}][{{b}}]', { a: '', b: 0 })).toBe('[][0]');
+  });
+
+  test('the diagnostic of a missing variable carries its line', () => {
+    // Handlebars reports it as "… - 2:4" (and in error.lineNumber), not as "line 2".
+    expect(diagnosticsOf(() => render('line one\n  {{title}}', {}))[0]).toMatchObject({ line: 2 });
+  });
+
+  test('a syntax error → TEMPLATE_ERROR with its line', () => {
+    const [problem] = diagnosticsOf(() => render('ok\n{{#if a}}never closed', { a: true }));
+    expect(problem).toMatchObject({ code: 'TEMPLATE_ERROR', file: '/templates/t.hbs', line: 2 });
+    expect(problem!.message).not.toContain('\n');
+  });
+
+  test('an unknown helper is rejected (knownHelpersOnly)', () => {
+    const [problem] = diagnosticsOf(() => render('{{shout name}}', { name: 'x' }));
+    expect(problem!.code).toBe('TEMPLATE_ERROR');
+    expect(problem!.message).toContain('shout');
+  });
+
+  test('a helper registered on the global Handlebars does not leak in', async () => {
+    const { default: Handlebars } = await import('handlebars');
+    Handlebars.registerHelper('leaked', () => 'LEAK');
+    try {
+      expect(diagnosticsOf(() => render('{{leaked x}}', { x: 1 }))[0]!.code).toBe('TEMPLATE_ERROR');
+    } finally {
+      Handlebars.unregisterHelper('leaked');
+    }
+  });
+
+  test('a missing template → TEMPLATE_ERROR', () => {
+    const renderer = createRenderer(templates({}));
+    const [problem] = diagnosticsOf(() => renderer.render('nope.hbs', {}));
+    expect(problem!.code).toBe('TEMPLATE_ERROR');
+    expect(problem!.message).toContain('nope.hbs');
+  });
+
+  test('partials named _x.hbs are usable by their path without .hbs', () => {
+    const output = render('{{> _header}}|{{> types/_field name="id"}}', { title: 'T' }, {
+      '_header.hbs': '// {{title}}',
+      'types/_field.hbs': '{{name}}: string',
+    });
+    expect(output).toBe('// T|id: string');
+  });
+
+  test('a template not named _x.hbs is not a partial', () => {
+    expect(diagnosticsOf(() => render('{{> other}}', {}, { 'other.hbs': 'x' }))[0]!.code).toBe('TEMPLATE_ERROR');
+  });
+
+  test('the same renderer renders a template many times, each view on its own', () => {
+    const renderer = createRenderer(templates({ 'a.hbs': '{{n}}' }));
+    expect([1, 2, 3].map((n) => renderer.render('a.hbs', { n }))).toEqual(['1', '2', '3']);
+  });
+});
