@@ -87,13 +87,28 @@ export function toPointer(path: readonly (string | number)[]): string {
   return '#' + path.map((token) => '/' + escapePointerToken(token)).join('');
 }
 
+/** Tokens of a JSON pointer (RFC 6901), with or without the leading `#`. */
 export function parsePointer(pointer: string): string[] {
   const body = pointer.replace(/^#/, '');
-  if (body === '' || body === '/') return body === '/' ? [''] : [];
+  if (body === '') return [];
   return body
     .slice(1)
     .split('/')
-    .map((token) => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Tokens of a `$ref`'s fragment (none: the whole file); a URI fragment, so percent-encoded (`%7B` for `{`). */
+export function parseRef(ref: string): string[] {
+  const hash = ref.indexOf('#');
+  return hash < 0 ? [] : parsePointer(percentDecode(ref.slice(hash)));
+}
+
+export function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // a lone `%` is a character, not an escape
+  }
 }
 
 /** `✘ CODE  file:line:col  #/pointer` then the message and the fix, one per line. */

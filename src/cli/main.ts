@@ -28,9 +28,11 @@ interface GenerateArgs extends Common {
   watch: boolean;
 }
 
+/** A mistake in the command line itself: reported with a pointer to --help, exit 1. */
+class UsageError extends Error {}
+
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  let usageError: string | undefined;
   const parser = yargs(stdoutAsValue(argv))
     .scriptName('specforge')
     .usage('$0 <command> <spec> [options]\n\nGenerate a convention-conformant TypeScript service from an OpenAPI 3.x spec.')
@@ -70,23 +72,29 @@ export async function main(argv: string[]): Promise<number> {
     .help()
     .alias('help', 'h')
     .epilogue(
-      'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.\n' +
+      [
+        'Options by command (`specforge <command> --help` explains each):',
+        '  generate  --out <dir> [--templates <dir>] [--dry-run] [--force] [--watch]',
+        '  check     --out <dir> [--templates <dir>]',
+        '  merge     --out <file|->',
+        '  all       [--quiet] [--color|--no-color]',
+        '',
+        'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.',
         'Configuration lives in the spec, under `x-specforge` (see the README).',
+      ].join('\n'),
     )
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
+    // Throwing stops yargs before any command runs with the arguments it rejected.
     .fail((message, error) => {
-      if (error) throw error;
-      usageError = message;
+      throw error ?? new UsageError(message);
     });
   try {
     await parser.parseAsync();
   } catch (error) {
-    return reportUnexpected(consoleOutput({}), error);
-  }
-  if (usageError !== undefined) {
     const output = consoleOutput({});
-    output.err(`specforge: ${usageError}`);
+    if (!(error instanceof UsageError)) return reportUnexpected(output, error);
+    output.err(`specforge: ${error.message}`);
     output.err('Run `specforge --help` for the commands and options.');
     return EXIT.userError;
   }

@@ -7,8 +7,8 @@
  * other kind of object is copied to each place that references it.
  */
 import { basename, extname } from 'node:path';
-import { parsePointer, toPointer } from '../diagnostics.js';
-import { isObject, lookup, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
+import { parsePointer, parseRef } from '../diagnostics.js';
+import { isObject, lookup, walk, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
 import { pascalCase } from '../openapi/names.js';
 import type { SourceSet } from './sources.js';
 
@@ -18,7 +18,7 @@ const SCHEMA_LISTS = new Set(['properties', 'allOf', 'anyOf', 'oneOf', 'patternP
 export function hoistInlinedFiles(document: OpenApiDocument, sources: SourceSet): void {
   const targets = [...new Set(refsOutsideComponents(document))].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1));
   for (const target of targets) {
-    const tokens = parsePointer(target);
+    const tokens = parseRef(target);
     const value = lookup(document, target);
     if (value === undefined) continue;
     if (isSchemaPosition(tokens)) {
@@ -90,6 +90,6 @@ function uniqueName(document: OpenApiDocument, base: string): string {
 }
 
 function setAt(document: OpenApiDocument, tokens: string[], value: unknown): void {
-  const parent = lookup(document, toPointer(tokens.slice(0, -1))) as JsonObject;
+  const parent = walk(document, tokens.slice(0, -1)) as JsonObject;
   parent[tokens.at(-1)!] = value;
 }

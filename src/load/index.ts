@@ -3,7 +3,7 @@
  * into one document (swagger-parser), and validate it. Any problem ends the
  * run with diagnostics that name the file, the pointer and the line.
  */
-import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, parsePointer, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { hoistInlinedFiles } from './hoist.js';
 import { SourceSet } from './sources.js';
@@ -22,8 +22,9 @@ export async function loadSpec(file: string): Promise<LoadedSpec> {
 
   const bundled = sources.all.length > 1 ? await bundle(sources, root as OpenApiDocument) : (root as OpenApiDocument);
   stopOn(sources, findBrokenRefs(bundled));
-  if (sources.all.length > 1) hoistInlinedFiles(bundled, sources);
+  // Validated before hoisting, so every problem's pointer still leads back to its file.
   stopOn(sources, await validateOpenApi(bundled));
+  if (sources.all.length > 1) hoistInlinedFiles(bundled, sources);
   return { document: bundled, sources };
 }
 
@@ -33,15 +34,19 @@ export function stopOn(sources: SourceSet, problems: Diagnostic[]): void {
   throw new SpecforgeError(problems.map((problem) => placeIn(sources, problem)));
 }
 
-/** Gives a diagnostic that only has a bundled pointer its file, line and column. */
+/**
+ * Gives a diagnostic its line and column: a pointer into a named file is
+ * looked up there; a pointer alone is into the bundled document.
+ */
 export function placeIn(sources: SourceSet, problem: Diagnostic): Diagnostic {
-  if (problem.file || !problem.pointer) return problem.file ? problem : { ...problem, file: sources.root };
+  if (problem.line !== undefined || problem.pointer === undefined) return { file: sources.root, ...problem };
+  if (problem.file) return { ...problem, ...sources.locate(problem.file, parsePointer(problem.pointer)) };
   return { ...problem, ...sources.locateBundled(problem.pointer) };
 }
 
 function checkKind(root: unknown, file: string): Diagnostic[] {
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
-    return [diagnostic('SPEC_NOT_OBJECT', 'The document is not a mapping', { file })];
+    return [diagnostic('SPEC_NOT_OBJECT', 'The document is not a mapping', { file, pointer: '#' })];
   }
   const document = root as Record<string, unknown>;
   if (document.swagger !== undefined) {

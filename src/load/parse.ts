@@ -21,7 +21,8 @@ function parseJson(text: string, file: string): ParseResult {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     const message = (error as Error).message;
-    const offset = Number(/position (\d+)/.exec(message)?.[1] ?? NaN);
+    // "Unexpected end of JSON input" names no position: the problem is at the end.
+    const offset = Number(/position (\d+)/.exec(message)?.[1] ?? (/end of JSON input/.test(message) ? text.length : NaN));
     const position = Number.isNaN(offset) ? {} : lineColumnAt(text, offset);
     return { ok: false, problem: diagnostic('SPEC_PARSE_ERROR', `Invalid JSON: ${message}`, { file, ...position }) };
   }
@@ -32,7 +33,8 @@ function parseYaml(text: string, file: string): ParseResult {
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = document.errors[0];
   if (error) {
-    const position = lineCounter.linePos(error.pos[0]);
+    // Bad indentation spans the indent; the offending token is where it ends.
+    const position = lineCounter.linePos(error.code === 'BAD_INDENT' ? error.pos[1] : error.pos[0]);
     const firstLine = error.message.split('\n')[0] ?? error.message;
     return {
       ok: false,

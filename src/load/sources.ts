@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { diagnostic, parsePointer, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { isObject, walk } from '../openapi/document.js';
 import { locateInText, parseText } from './parse.js';
 
 export interface SourceFile {
@@ -35,12 +36,12 @@ export class SourceSet {
   }
 
   /** Reads and parses one file; a problem is returned, never thrown. */
-  read(path: string, referencedFrom?: SourceLocation): SourceFile | Diagnostic {
+  read(path: string, referencedFrom?: () => SourceLocation): SourceFile | Diagnostic {
     const known = this.files.get(path);
     if (known) return known;
     if (!existsSync(path) || !statSync(path).isFile()) {
       return referencedFrom
-        ? diagnostic('SPEC_REF_FILE_NOT_FOUND', `$ref points at ${path}, which does not exist`, referencedFrom)
+        ? diagnostic('SPEC_REF_FILE_NOT_FOUND', `$ref points at ${path}, which does not exist`, referencedFrom())
         : diagnostic('SPEC_NOT_FOUND', `No file at ${path}`, { file: path });
     }
     let bytes: Buffer;
@@ -57,22 +58,39 @@ export class SourceSet {
     return file;
   }
 
-  /** Reads every file reachable through external `$ref`s; returns the problems found. */
+  /**
+   * Reads every file reachable through external `$ref`s, and checks every
+   * reference outside the root file (the root's own are checked once
+   * bundled). Returns the problems found, each at the `$ref` concerned.
+   */
   crawl(): Diagnostic[] {
-    const problems: Diagnostic[] = [];
-    const pending: SourceFile[] = [];
     const root = this.read(this.root);
     if ('code' in root) return [root];
-    pending.push(root);
+    const problems: Diagnostic[] = [];
+    const failed = new Set<string>();
+    const fragments: { target: string; ref: string; at: () => SourceLocation }[] = [];
+    const pending = [root];
     while (pending.length > 0) {
       const file = pending.pop()!;
-      for (const { ref, path } of externalRefs(file.value)) {
-        const target = resolve(dirname(file.path), decodeURI(ref.split('#')[0]!));
-        if (this.files.has(target)) continue;
-        const at = this.locate(file.path, path);
+      for (const { ref, path } of refsIn(file.value)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) continue; // a URL: swagger-parser resolves it
+        const at = () => this.locate(file.path, path);
+        const target = ref.startsWith('#') ? file.path : resolve(dirname(file.path), percentDecode(ref.split('#')[0]!));
+        if (target !== this.root || !ref.startsWith('#')) fragments.push({ target, ref, at });
+        if (this.files.has(target) || failed.has(target)) continue;
         const next = this.read(target, at);
-        if ('code' in next) problems.push(next);
-        else pending.push(next);
+        if ('code' in next) {
+          failed.add(target);
+          problems.push(next);
+        } else {
+          pending.push(next);
+        }
+      }
+    }
+    for (const { target, ref, at } of fragments) {
+      const file = this.files.get(target);
+      if (file && walk(file.value, parseRef(ref)) === undefined) {
+        problems.push(diagnostic('SPEC_REF_NOT_FOUND', `$ref "${ref}" does not resolve`, at()));
       }
     }
     return problems;
@@ -99,8 +117,8 @@ export class SourceSet {
       const ref = refOf(node);
       if (ref === undefined || ref.startsWith('#')) return;
       const [target, fragment = ''] = ref.split('#');
-      filePath = resolve(dirname(filePath), decodeURI(target!));
-      inFile = parsePointer(fragment);
+      filePath = resolve(dirname(filePath), percentDecode(target!));
+      inFile = parseRef(`#${fragment}`);
       node = walk(this.files.get(filePath)?.value, inFile);
     };
     for (const token of parsePointer(pointer)) {
@@ -113,30 +131,18 @@ export class SourceSet {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function refOf(node: unknown): string | undefined {
   return isObject(node) && typeof node.$ref === 'string' ? node.$ref : undefined;
 }
 
-function walk(node: unknown, tokens: readonly string[]): unknown {
-  let current = node;
-  for (const token of tokens) {
-    current = isObject(current) || Array.isArray(current) ? (current as Record<string, unknown>)[token] : undefined;
-  }
-  return current;
-}
-
-/** Every `$ref` whose target lies in another file, with the path where it stands. */
-function externalRefs(root: unknown): { ref: string; path: (string | number)[] }[] {
+/** Every `$ref` in a document, with the path where it stands. */
+function refsIn(root: unknown): { ref: string; path: (string | number)[] }[] {
   const found: { ref: string; path: (string | number)[] }[] = [];
   const path: (string | number)[] = []; // one mutable path: the walk is hot on large specs
   const visit = (node: unknown) => {
     if (typeof node !== 'object' || node === null) return;
     const ref = refOf(node);
-    if (ref !== undefined && !ref.startsWith('#') && !/^[a-z]+:\/\//i.test(ref)) found.push({ ref, path: [...path, '$ref'] });
+    if (ref !== undefined) found.push({ ref, path: [...path, '$ref'] });
     for (const [key, value] of Object.entries(node)) {
       path.push(Array.isArray(node) ? Number(key) : key);
       visit(value);

@@ -3,12 +3,14 @@
  * document conforms to the OpenAPI 3.0 / 3.1 schema (swagger-parser). Each
  * problem comes back as a diagnostic whose pointer is in the bundled document.
  */
-import { diagnostic, parsePointer, toPointer, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, parsePointer, parseRef, toPointer, type Diagnostic } from '../diagnostics.js';
+import { lookup } from '../openapi/document.js';
 
 type Json = Record<string, unknown>;
 
 interface AjvError {
   instancePath: string;
+  schemaPath: string;
   keyword: string;
   message?: string;
   params?: Record<string, unknown>;
@@ -35,13 +37,8 @@ export function findBrokenRefs(document: unknown): Diagnostic[] {
   return problems;
 }
 
-export function resolvePointer(document: unknown, pointer: string): unknown {
-  let node: unknown = document;
-  for (const token of parsePointer(pointer)) {
-    if (typeof node !== 'object' || node === null || !(token in node)) return undefined;
-    node = (node as Json)[token];
-  }
-  return node;
+export function resolvePointer(document: unknown, ref: string): unknown {
+  return lookup(document, ref);
 }
 
 export async function validateOpenApi(bundled: Json): Promise<Diagnostic[]> {
@@ -62,14 +59,19 @@ export async function validateOpenApi(bundled: Json): Promise<Diagnostic[]> {
 
 /**
  * Ajv with allErrors reports every failed branch of every oneOf; keep the
- * errors a person can act on: the deepest ones, without the "it is not a
- * Reference object either" noise, one per location and message.
+ * errors a person can act on: without the "it is not a Reference object
+ * either" noise, without a branch's complaint where the object breaks a
+ * rule outside any branch (a parameter without `in` is not "a path parameter
+ * missing `required`"), one per location and message.
  */
 function schemaProblems(bundled: Json, errors: AjvError[]): Diagnostic[] {
+  const inBranch = (e: AjvError) => /\/(oneOf|anyOf)\//.test(e.schemaPath);
+  const plainAt = new Set(errors.filter((e) => !inBranch(e) && e.keyword !== 'oneOf' && e.keyword !== 'anyOf').map((e) => e.instancePath));
   const actionable = errors.filter(
     (e) =>
       !['oneOf', 'anyOf', 'if', 'not', 'then', 'else', '$ref'].includes(e.keyword) &&
       !(e.keyword === 'required' && e.params?.missingProperty === '$ref') &&
+      !(inBranch(e) && plainAt.has(e.instancePath)) &&
       !(e.keyword === 'additionalProperties' && errors.some((o) => o !== e && o.instancePath.startsWith(e.instancePath + '/'))),
   );
   const chosen = actionable.length > 0 ? actionable : errors;
@@ -105,7 +107,7 @@ function toBundledPointer(bundled: Json, instancePath: string): string {
   for (const token of parsePointer('#' + instancePath)) {
     const ref = (node as Json | undefined)?.$ref;
     if (typeof ref === 'string' && ref.startsWith('#')) {
-      tokens = parsePointer(ref);
+      tokens = parseRef(ref);
       node = resolvePointer(bundled, ref);
     }
     node = typeof node === 'object' && node !== null ? (node as Json)[token] : undefined;

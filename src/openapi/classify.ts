@@ -3,6 +3,7 @@
  * operations are lists, reads, creates…, which resource a path addresses and
  * under which parents. Used by the merge and by the model, so both agree.
  */
+import { parseRef } from '../diagnostics.js';
 import {
   deref,
   isObject,
@@ -213,5 +214,5 @@ export function findField(fields: { name: string }[], candidates: string[]): str
 export function componentName(schema: unknown): string | undefined {
   if (!isReference(schema)) return undefined;
   const match = /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref);
-  return match ? decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+  return match ? parseRef(schema.$ref).at(-1) : undefined;
 }

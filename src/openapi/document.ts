@@ -3,6 +3,7 @@
  * Deliberately loose (specs are user input); narrowing happens where a value is
  * read, through the guards below.
  */
+import { parseRef } from '../diagnostics.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -113,11 +114,17 @@ export function deref<T>(document: OpenApiDocument, value: T | Reference): T | u
   return current as T | undefined;
 }
 
-export function lookup(document: unknown, pointer: string): unknown {
+/** The value a local `$ref` (`#/components/…`, percent-encoded) points at. */
+export function lookup(document: unknown, ref: string): unknown {
+  return walk(document, parseRef(ref));
+}
+
+/** The value at a path of tokens, or undefined where the path leaves the document. */
+export function walk(document: unknown, tokens: readonly string[]): unknown {
   let node: unknown = document;
-  for (const raw of pointer.replace(/^#\//, '').split('/')) {
-    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const token of tokens) {
     if (!isObject(node) && !Array.isArray(node)) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(node, token)) return undefined;
     node = (node as JsonObject)[token];
   }
   return node;

@@ -1,0 +1,484 @@
+/**
+ * Stage 1 — load. Every defect in a fixture must come back as a diagnostic
+ * with the exact code, the file to edit, the JSON pointer in that file and the
+ * line (and column) the fixture's comment names.
+ *
+ * What does not reach swagger-parser (parse, crawl, kind and internal-$ref
+ * checks of a single file) runs here, in-process, against src/. Bundling and
+ * schema validation go through swagger-parser, which Jest's module loader
+ * cannot load: those cases run the built load stage in a child Node process
+ * (`loadInNode`, so `npm run build` first).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { resolveConfig } from '../../src/config.js';
+import { SpecforgeError, type Diagnostic } from '../../src/diagnostics.js';
+import { loadSpec } from '../../src/load/index.js';
+import { locateInText, parseText } from '../../src/load/parse.js';
+import { SourceSet } from '../../src/load/sources.js';
+import { FIXTURES, loadInNode } from '../helpers.js';
+
+const invalid = (name: string) => join(FIXTURES, 'invalid', name);
+const valid = (name: string) => join(FIXTURES, 'valid', name);
+const text = (file: string) => readFileSync(file, 'utf8');
+
+const NOTES_200_SCHEMA = '#/paths/~1notes/get/responses/200/content/application~1json/schema';
+
+/** The diagnostics `loadSpec` (in-process) stops with; fails if it succeeds or throws anything else. */
+async function loadProblems(file: string): Promise<Diagnostic[]> {
+  try {
+    await loadSpec(file);
+  } catch (error) {
+    if (error instanceof SpecforgeError) return error.diagnostics;
+    throw error;
+  }
+  throw new Error(`expected loading ${file} to fail`);
+}
+
+/** The diagnostics of the built load stage (or merge) in a child process; fails if it succeeds. */
+async function nodeProblems(file: string, stage: 'load' | 'merge' = 'load'): Promise<Diagnostic[]> {
+  const result = await loadInNode(file, stage);
+  if (!result.diagnostics) throw new Error(`expected ${stage} of ${file} to fail`);
+  return result.diagnostics;
+}
+
+/** The problem of a failed parse; fails the test if the text parsed. */
+function parseProblem(source: string, file: string): Diagnostic {
+  const result = parseText(source, file);
+  if (result.ok) throw new Error(`expected ${file} not to parse`);
+  return result.problem;
+}
+
+/** Only the location-and-identity part of a diagnostic, for exact comparison. */
+function where(d: Diagnostic) {
+  return { code: d.code, file: d.file, pointer: d.pointer, line: d.line, column: d.column };
+}
+
+describe('parseText', () => {
+  test('parses YAML to plain values', () => {
+    expect(parseText('openapi: 3.0.3\npaths:\n  /a: {}\ntags: [x, y]\n', 'spec.yaml')).toEqual({
+      ok: true,
+      value: { openapi: '3.0.3', paths: { '/a': {} }, tags: ['x', 'y'] },
+    });
+  });
+
+  test('parses JSON, by extension and by content', () => {
+    expect(parseText('{"openapi": "3.1.0", "n": 1}', 'spec.json')).toEqual({ ok: true, value: { openapi: '3.1.0', n: 1 } });
+    expect(parseText('  {"openapi": "3.1.0"}', 'spec.yaml')).toEqual({ ok: true, value: { openapi: '3.1.0' } });
+  });
+
+  test('yaml-syntax.yaml: SPEC_PARSE_ERROR in that file, line 7, no pointer', () => {
+    const file = invalid('yaml-syntax.yaml');
+    const problem = parseProblem(text(file), file);
+    expect(problem).toMatchObject({ code: 'SPEC_PARSE_ERROR', severity: 'error', file, line: 7 });
+    expect(problem.message).toMatch(/^Invalid YAML: /);
+    expect(problem.pointer).toBeUndefined();
+  });
+
+  test('yaml-syntax.yaml: the column is that of the mis-indented key `contact` (column 2)', () => {
+    const file = invalid('yaml-syntax.yaml');
+    expect(where(parseProblem(text(file), file))).toEqual({ code: 'SPEC_PARSE_ERROR', file, pointer: undefined, line: 7, column: 2 });
+  });
+
+  test('a duplicate key is a parse error at the second occurrence', () => {
+    const source = 'openapi: 3.0.3\ninfo:\n  title: A\n  version: 1.0.0\n  title: B\npaths: {}\n';
+    expect(where(parseProblem(source, 'dup.yaml'))).toEqual({ code: 'SPEC_PARSE_ERROR', file: 'dup.yaml', pointer: undefined, line: 5, column: 3 });
+  });
+
+  test('json-syntax.json: SPEC_PARSE_ERROR at the brace after the trailing comma, line 7 column 3', () => {
+    const file = invalid('json-syntax.json');
+    const problem = parseProblem(text(file), file);
+    expect(where(problem)).toEqual({ code: 'SPEC_PARSE_ERROR', file, pointer: undefined, line: 7, column: 3 });
+    expect(problem.message).toMatch(/^Invalid JSON: /);
+  });
+
+  test('json-truncated.json: a JSON file cut off mid-document still reports a line (the end of the file)', () => {
+    const file = invalid('json-truncated.json');
+    const problem = parseProblem(text(file), file);
+    expect(problem.code).toBe('SPEC_PARSE_ERROR');
+    expect(problem.file).toBe(file);
+    // The input ends on line 8; after its final newline, line 9 column 1 is the end as well.
+    expect([8, 9]).toContain(problem.line);
+    expect(problem.column).toEqual(expect.any(Number));
+  });
+});
+
+describe('locateInText', () => {
+  test('finds the key of a path in YAML (line and column of the key)', () => {
+    const source = text(invalid('broken-ref.yaml'));
+    expect(locateInText(source, ['paths', '/notes', 'get', 'responses', '200', 'content', 'application/json', 'schema', '$ref'])).toEqual({
+      line: 18,
+      column: 17,
+    });
+    expect(locateInText(source, ['components', 'schemas', 'Note'])).toEqual({ line: 21, column: 5 });
+  });
+
+  test('walks into sequences by index', () => {
+    const source = text(valid('minimal.yaml'));
+    expect(locateInText(source, ['paths', '/notes/{note_id}', 'parameters', '0', 'in'])).toEqual({ line: 22, column: 9 });
+  });
+
+  test('a missing property is reported at the object that lacks it', () => {
+    const source = text(invalid('schema-invalid.yaml'));
+    expect(locateInText(source, ['paths', '/notes', 'get', 'parameters', '0', 'in'])).toEqual({ line: 13, column: 11 });
+    expect(locateInText(source, ['paths', '/notes', 'get', 'responses', '200', 'description'])).toEqual({ line: 17, column: 9 });
+  });
+
+  test('works on JSON text', () => {
+    const source = text(valid('openapi-3.1.json'));
+    expect(locateInText(source, ['paths', '/notes/{note_id}', 'get', 'operationId'])).toEqual({ line: 18, column: 9 });
+  });
+});
+
+describe('SourceSet', () => {
+  const multi = valid('multi-file');
+
+  test('crawl reads the root and every file its $refs reach, sorted, with sha256 of the bytes', () => {
+    const sources = new SourceSet(join(multi, 'openapi.yaml'));
+    expect(sources.crawl()).toEqual([]);
+    const files = [join(multi, 'components/note.yaml'), join(multi, 'components/tag.yaml'), join(multi, 'openapi.yaml')];
+    expect(sources.all.map((f) => f.path)).toEqual(files);
+    for (const file of sources.all) {
+      expect(file.hash).toBe(createHash('sha256').update(readFileSync(file.path)).digest('hex'));
+      expect(file.value).toEqual(parseYaml(text(file.path)));
+    }
+    expect(sources.root).toBe(join(multi, 'openapi.yaml'));
+  });
+
+  test('read: a missing root is SPEC_NOT_FOUND, a missing $ref target is SPEC_REF_FILE_NOT_FOUND at the $ref', () => {
+    const sources = new SourceSet(join(multi, 'openapi.yaml'));
+    const missing = join(multi, 'nope.yaml');
+    expect(sources.read(missing)).toMatchObject({ code: 'SPEC_NOT_FOUND', file: missing });
+    const at = { file: join(multi, 'openapi.yaml'), pointer: '#/x/$ref', line: 4, column: 2 };
+    expect(sources.read(missing, () => at)).toMatchObject({ code: 'SPEC_REF_FILE_NOT_FOUND', ...at });
+  });
+
+  test('locateBundled follows external $refs into the file where the bundled pointer really is', () => {
+    const sources = new SourceSet(join(multi, 'openapi.yaml'));
+    sources.crawl();
+    expect(sources.locateBundled('#/paths/~1notes/get/responses/200/description')).toEqual({
+      file: join(multi, 'openapi.yaml'),
+      pointer: '#/paths/~1notes/get/responses/200/description',
+      line: 11,
+      column: 11,
+    });
+    expect(sources.locateBundled(`${NOTES_200_SCHEMA}/items/properties/text`)).toEqual({
+      file: join(multi, 'components/note.yaml'),
+      pointer: '#/properties/text',
+      line: 7,
+      column: 3,
+    });
+    // Two hops: openapi.yaml → note.yaml → tag.yaml.
+    expect(sources.locateBundled(`${NOTES_200_SCHEMA}/items/properties/tags/items/properties/name`)).toEqual({
+      file: join(multi, 'components/tag.yaml'),
+      pointer: '#/properties/name',
+      line: 4,
+      column: 3,
+    });
+  });
+
+  test('a nested file with a YAML error referenced twice is reported once', () => {
+    const root = invalid('multi-file-yaml-error/openapi.yaml');
+    const problems = new SourceSet(root).crawl();
+    expect(problems.map((p) => ({ code: p.code, file: p.file, line: p.line }))).toEqual([
+      { code: 'SPEC_PARSE_ERROR', file: invalid('multi-file-yaml-error/components/note.yaml'), line: 8 },
+    ]);
+  });
+});
+
+describe('loadSpec: invalid fixtures', () => {
+  test('a path that does not exist: SPEC_NOT_FOUND naming the absolute path', async () => {
+    const file = invalid('does-not-exist.yaml');
+    const problems = await loadProblems(file);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'SPEC_NOT_FOUND', file });
+    expect(problems[0]!.message).toContain(file);
+  });
+
+  test('a relative path is resolved against the current directory', async () => {
+    const problems = await loadProblems('no-such-dir/spec.yaml');
+    expect(problems[0]).toMatchObject({ code: 'SPEC_NOT_FOUND', file: join(process.cwd(), 'no-such-dir/spec.yaml') });
+  });
+
+  test('yaml-syntax.yaml: SPEC_PARSE_ERROR, line 7', async () => {
+    const problems = await loadProblems(invalid('yaml-syntax.yaml'));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'SPEC_PARSE_ERROR', file: invalid('yaml-syntax.yaml'), line: 7 });
+  });
+
+  test('json-syntax.json: SPEC_PARSE_ERROR, line 7 column 3', async () => {
+    const problems = await loadProblems(invalid('json-syntax.json'));
+    expect(problems.map(where)).toEqual([
+      { code: 'SPEC_PARSE_ERROR', file: invalid('json-syntax.json'), pointer: undefined, line: 7, column: 3 },
+    ]);
+  });
+
+  test('not-an-object.yaml: SPEC_NOT_OBJECT in that file', async () => {
+    const problems = await loadProblems(invalid('not-an-object.yaml'));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'SPEC_NOT_OBJECT', file: invalid('not-an-object.yaml') });
+  });
+
+  test('not-an-object.yaml: located at the root (pointer "#") on line 3', async () => {
+    const [problem] = await loadProblems(invalid('not-an-object.yaml'));
+    expect(where(problem!)).toEqual({ code: 'SPEC_NOT_OBJECT', file: invalid('not-an-object.yaml'), pointer: '#', line: 3, column: 1 });
+  });
+
+  test('swagger-2.yaml: SPEC_SWAGGER_2 at #/swagger', async () => {
+    const problems = await loadProblems(invalid('swagger-2.yaml'));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'SPEC_SWAGGER_2', file: invalid('swagger-2.yaml'), pointer: '#/swagger' });
+    expect(problems[0]!.message).toContain('2.0');
+    expect(problems[0]!.hint).toContain('swagger2openapi');
+  });
+
+  test('swagger-2.yaml: #/swagger is on line 3, column 1', async () => {
+    const [problem] = await loadProblems(invalid('swagger-2.yaml'));
+    expect(where(problem!)).toEqual({ code: 'SPEC_SWAGGER_2', file: invalid('swagger-2.yaml'), pointer: '#/swagger', line: 3, column: 1 });
+  });
+
+  test('openapi-4.yaml: SPEC_UNSUPPORTED_VERSION at #/openapi, naming the version found', async () => {
+    const problems = await loadProblems(invalid('openapi-4.yaml'));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'SPEC_UNSUPPORTED_VERSION', file: invalid('openapi-4.yaml'), pointer: '#/openapi' });
+    expect(problems[0]!.message).toContain('"4.0.0"');
+  });
+
+  test('openapi-4.yaml: #/openapi is on line 3, column 1', async () => {
+    const [problem] = await loadProblems(invalid('openapi-4.yaml'));
+    expect(where(problem!)).toEqual({
+      code: 'SPEC_UNSUPPORTED_VERSION',
+      file: invalid('openapi-4.yaml'),
+      pointer: '#/openapi',
+      line: 3,
+      column: 1,
+    });
+  });
+
+  test('no-openapi-field.yaml: SPEC_UNSUPPORTED_VERSION at #/openapi, saying the field is missing', async () => {
+    const problems = await loadProblems(invalid('no-openapi-field.yaml'));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'SPEC_UNSUPPORTED_VERSION', file: invalid('no-openapi-field.yaml'), pointer: '#/openapi' });
+    expect(problems[0]!.message).toContain('no `openapi` field');
+  });
+
+  test('broken-ref.yaml: SPEC_REF_NOT_FOUND at the $ref, line 18 column 17', async () => {
+    const problems = await loadProblems(invalid('broken-ref.yaml'));
+    expect(problems.map(where)).toEqual([
+      { code: 'SPEC_REF_NOT_FOUND', file: invalid('broken-ref.yaml'), pointer: `${NOTES_200_SCHEMA}/$ref`, line: 18, column: 17 },
+    ]);
+    expect(problems[0]!.message).toContain('#/components/schemas/Missing');
+  });
+
+  test('missing-file-ref.yaml: SPEC_REF_FILE_NOT_FOUND in the referencing file, at the $ref, line 18', async () => {
+    const problems = await loadProblems(invalid('missing-file-ref.yaml'));
+    expect(problems.map(where)).toEqual([
+      { code: 'SPEC_REF_FILE_NOT_FOUND', file: invalid('missing-file-ref.yaml'), pointer: `${NOTES_200_SCHEMA}/$ref`, line: 18, column: 17 },
+    ]);
+    expect(problems[0]!.message).toContain(invalid('does-not-exist.yaml'));
+  });
+
+  test('percent-in-key.yaml: a "%" in a key does not break locating the pointer (SPEC_REF_NOT_FOUND, line 23)', async () => {
+    const problems = await loadProblems(invalid('percent-in-key.yaml'));
+    expect(problems.map(where)).toEqual([
+      {
+        code: 'SPEC_REF_NOT_FOUND',
+        file: invalid('percent-in-key.yaml'),
+        pointer: `${NOTES_200_SCHEMA}/properties/share%/$ref`,
+        line: 23,
+        column: 21,
+      },
+    ]);
+  });
+
+  test('multi-file-missing-file: SPEC_REF_FILE_NOT_FOUND in the nested file that holds the $ref', async () => {
+    const problems = await loadProblems(invalid('multi-file-missing-file/openapi.yaml'));
+    expect(problems.map(where)).toEqual([
+      {
+        code: 'SPEC_REF_FILE_NOT_FOUND',
+        file: invalid('multi-file-missing-file/components/note.yaml'),
+        pointer: '#/properties/tags/items/$ref',
+        line: 11,
+        column: 7,
+      },
+    ]);
+    expect(problems[0]!.message).toContain(invalid('multi-file-missing-file/components/tag.yaml'));
+  });
+
+  test('multi-file-yaml-error: SPEC_PARSE_ERROR in the nested file, line 8', async () => {
+    const problems = await loadProblems(invalid('multi-file-yaml-error/openapi.yaml'));
+    expect(problems[0]).toMatchObject({
+      code: 'SPEC_PARSE_ERROR',
+      file: invalid('multi-file-yaml-error/components/note.yaml'),
+      line: 8,
+    });
+    expect(problems.every((p) => p.file === invalid('multi-file-yaml-error/components/note.yaml'))).toBe(true);
+  });
+
+  test('multi-file-broken-ref: SPEC_REF_NOT_FOUND at the $ref in the nested file, line 11', async () => {
+    const problems = await nodeProblems(invalid('multi-file-broken-ref/openapi.yaml'));
+    expect(problems.map(where)).toEqual([
+      {
+        code: 'SPEC_REF_NOT_FOUND',
+        file: invalid('multi-file-broken-ref/components/note.yaml'),
+        pointer: '#/properties/tags/items/$ref',
+        line: 11,
+        column: 7,
+      },
+    ]);
+    expect(problems[0]!.message).toContain('#/definitions/Tag');
+  });
+
+  describe('schema-invalid.yaml (SPEC_INVALID)', () => {
+    let problems: Diagnostic[];
+    beforeAll(async () => {
+      problems = await nodeProblems(invalid('schema-invalid.yaml'));
+    });
+
+    test('every diagnostic is SPEC_INVALID in that file', () => {
+      expect(problems.length).toBeGreaterThan(0);
+      for (const problem of problems) expect(problem).toMatchObject({ code: 'SPEC_INVALID', file: invalid('schema-invalid.yaml') });
+    });
+
+    test('names the parameter without `in` (line 13) and the response without `description` (line 17)', () => {
+      expect(problems).toContainEqual(
+        expect.objectContaining({
+          pointer: '#/paths/~1notes/get/parameters/0',
+          line: 13,
+          column: 11,
+          message: 'missing required property "in"',
+        }),
+      );
+      expect(problems).toContainEqual(
+        expect.objectContaining({
+          pointer: '#/paths/~1notes/get/responses/200',
+          line: 17,
+          column: 9,
+          message: 'missing required property "description"',
+        }),
+      );
+    });
+
+    test('no flood of oneOf noise: at most 4 diagnostics', () => {
+      expect(problems.length).toBeLessThanOrEqual(4);
+    });
+
+    test('exactly the two defects: nothing from oneOf branches that do not apply (e.g. "required" of a path parameter)', () => {
+      expect(problems.map((p) => [p.pointer, p.message])).toEqual([
+        ['#/paths/~1notes/get/parameters/0', 'missing required property "in"'],
+        ['#/paths/~1notes/get/responses/200', 'missing required property "description"'],
+      ]);
+    });
+  });
+
+  test('multi-file-schema-invalid: SPEC_INVALID placed in the nested file at the bad `type`, line 9', async () => {
+    const problems = await nodeProblems(invalid('multi-file-schema-invalid/openapi.yaml'));
+    expect(problems.map(where)).toEqual([
+      {
+        code: 'SPEC_INVALID',
+        file: invalid('multi-file-schema-invalid/components/note.yaml'),
+        pointer: '#/properties/text/type',
+        line: 9,
+        column: 5,
+      },
+    ]);
+  });
+});
+
+describe('configuration problems', () => {
+  test('resolveConfig on unknown-config-key.yaml: CONFIG_UNKNOWN_KEY at #/x-specforge/pagng, suggesting paging', () => {
+    const file = invalid('unknown-config-key.yaml');
+    const parsed = parseText(text(file), file);
+    if (!parsed.ok) throw new Error('fixture must parse');
+    let problems: Diagnostic[] = [];
+    try {
+      resolveConfig(parsed.value as Record<string, unknown>, file);
+    } catch (error) {
+      expect(error).toBeInstanceOf(SpecforgeError);
+      problems = (error as SpecforgeError).diagnostics;
+    }
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'CONFIG_UNKNOWN_KEY', file, pointer: '#/x-specforge/pagng' });
+    expect(problems[0]!.message).toContain('did you mean "paging"?');
+    expect(problems[0]!.hint).toContain('paging');
+  });
+
+  test('mergeSpec on unknown-config-key.yaml places the key in the file: line 8, column 3', async () => {
+    const problems = await nodeProblems(invalid('unknown-config-key.yaml'), 'merge');
+    expect(problems.map(where)).toEqual([
+      { code: 'CONFIG_UNKNOWN_KEY', file: invalid('unknown-config-key.yaml'), pointer: '#/x-specforge/pagng', line: 8, column: 3 },
+    ]);
+    expect(problems[0]!.message).toContain('did you mean "paging"?');
+  });
+
+  test('mergeSpec on unknown-config-value.yaml: CONFIG_INVALID_VALUE at #/x-specforge/paging/style, line 10', async () => {
+    const problems = await nodeProblems(invalid('unknown-config-value.yaml'), 'merge');
+    expect(problems.map(where)).toEqual([
+      {
+        code: 'CONFIG_INVALID_VALUE',
+        file: invalid('unknown-config-value.yaml'),
+        pointer: '#/x-specforge/paging/style',
+        line: 10,
+        column: 5,
+      },
+    ]);
+    expect(problems[0]!.message).toContain('"cursor", "offset"');
+    expect(problems[0]!.message).toContain('"pages"');
+  });
+});
+
+describe('loadSpec: valid fixtures', () => {
+  test.each(['minimal.yaml', 'enveloped.yaml', 'openapi-3.1.json'])('%s loads unchanged, as its only source', async (name) => {
+    const file = valid(name);
+    const result = await loadInNode(file);
+    expect(result.diagnostics).toBeUndefined();
+    expect(result.files).toEqual([file]);
+    const parsed = parseText(text(file), file);
+    expect(parsed.ok).toBe(true);
+    expect(result.document).toEqual((parsed as { value: unknown }).value);
+  });
+
+  describe('multi-file', () => {
+    const dir = valid('multi-file');
+    let result: Awaited<ReturnType<typeof loadInNode>>;
+    beforeAll(async () => {
+      result = await loadInNode(join(dir, 'openapi.yaml'));
+    });
+
+    test('loads without problems; every file is an input', () => {
+      expect(result.diagnostics).toBeUndefined();
+      expect(result.files).toEqual([join(dir, 'components/note.yaml'), join(dir, 'components/tag.yaml'), join(dir, 'openapi.yaml')]);
+    });
+
+    test('bundles into one document: no $ref points at another file', () => {
+      const refs = JSON.stringify(result.document).match(/"\$ref":"[^"]*"/g) ?? [];
+      expect(refs.length).toBeGreaterThan(0);
+      for (const ref of refs) expect(ref).toMatch(/^"\$ref":"#\//);
+    });
+
+    test('the external schema is components.schemas.Note, named after its file, and both paths use it', () => {
+      const document = result.document as any;
+      const note = document.components.schemas.Note;
+      expect(note).toBeDefined();
+      const expected = parseYaml(text(join(dir, 'components/note.yaml')));
+      const tag = parseYaml(text(join(dir, 'components/tag.yaml')));
+      // tag.yaml is either inlined into Note or hoisted as its own component; either way it is tag.yaml's schema.
+      const tagsItems = note.properties.tags.items;
+      const resolvedTag = tagsItems.$ref ? document.components.schemas[tagsItems.$ref.replace('#/components/schemas/', '')] : tagsItems;
+      expect(resolvedTag).toEqual(tag);
+      expect({ ...note, properties: { ...note.properties, tags: { ...note.properties.tags, items: tag } } }).toEqual({
+        ...expected,
+        properties: { ...expected.properties, tags: { ...expected.properties.tags, items: tag } },
+      });
+      expect(document.paths['/notes'].get.responses['200'].content['application/json'].schema).toEqual({
+        type: 'array',
+        items: { $ref: '#/components/schemas/Note' },
+      });
+      expect(document.paths['/notes/{note_id}'].get.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/Note',
+      });
+    });
+  });
+});
