@@ -1,149 +1,21 @@
 /**
  * `src/generated/types.ts`: openapi-typescript's types of the merged spec.
- *
- * The merged spec is already bundled and validated, so its transform runs
- * directly, without openapiTS()'s own Redocly lint and bundle passes (2 s on
- * GitHub's spec). Large interfaces are cut into parts of a few hundred
- * members so the format stage can spread them over every core.
+ * openapi-typescript and TypeScript load on first use (0.7 s), so a run that
+ * finds its output up to date never pays for them.
  */
-import { astToString, scanDiscriminators, transformSchema, resolveRef, type GlobalContext, type OpenAPI3 } from 'openapi-typescript';
-import ts from 'typescript';
 import type { FilePart, Target } from '../target.js';
 
-/**
- * Parts hold about this many syntax nodes (≈ 200 kB of code): small enough
- * that two cores finish together, large enough that per-part overhead is low.
- */
-const NODES_PER_PART = 10_000;
 const MARKER = '/*@@specforge-types@@*/';
 
 export const typesTarget: Target = {
   name: 'types',
   async render({ document, renderer }) {
-    const schema = document as unknown as OpenAPI3;
-    const nodes = transformSchema(schema, context(schema));
+    const { printTypes } = await import('./types-print.js');
     const [before = '', after = ''] = renderer.render('types/types.ts.hbs', { types: MARKER }).split(MARKER);
-    const parts = ([
-      { text: before, as: 'statements' },
-      ...nodes.flatMap(partsOf),
-      { text: after, as: 'statements' },
-    ] satisfies FilePart[]).filter((part) => part.text.trim() !== '');
+    const parts = ([{ text: before, as: 'statements' }, ...printTypes(document), { text: after, as: 'statements' }] satisfies FilePart[]).filter(
+      (part) => part.text.trim() !== '',
+    );
     const contents = parts.map((part) => part.text).join('');
     return [{ path: 'src/generated/types.ts', contents, parts, kind: 'generated', format: 'typescript' }];
   },
 };
-
-/** The options openapiTS() would use by default (openapi-typescript 7), silent. */
-function context(schema: OpenAPI3): GlobalContext {
-  return {
-    additionalProperties: false,
-    alphabetize: false,
-    arrayLength: false,
-    defaultNonNullable: true,
-    discriminators: scanDiscriminators(schema, {}),
-    emptyObjectsUnknown: false,
-    enum: false,
-    enumValues: false,
-    conditionalEnums: false,
-    dedupeEnums: false,
-    excludeDeprecated: false,
-    exportType: false,
-    immutable: false,
-    rootTypes: false,
-    rootTypesNoSchemaPrefix: false,
-    rootTypesKeepCasing: false,
-    injectFooter: [],
-    pathParamsAsTypes: false,
-    postTransform: undefined,
-    propertiesRequiredByDefault: false,
-    redoc: undefined as never, // only openapiTS()'s lint/bundle pass reads it
-    silent: true,
-    inject: undefined,
-    transform: undefined,
-    transformProperty: undefined,
-    makePathsEnum: false,
-    generatePathParams: false,
-    readWriteMarkers: false,
-    resolve: ($ref) => resolveRef(schema, $ref, { silent: true }),
-  } as GlobalContext;
-}
-
-function partsOf(node: ts.Node): FilePart[] {
-  if (!ts.isInterfaceDeclaration(node) || weight(node) <= NODES_PER_PART) {
-    return [{ text: astToString([node] as never) + '\n', as: 'statements' }];
-  }
-  const exported = node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
-  const wrap = (members: readonly ts.TypeElement[]) =>
-    ts.factory.updateInterfaceDeclaration(node, node.modifiers, node.name, node.typeParameters, node.heritageClauses, members);
-  return [
-    { text: `${exported ? 'export ' : ''}interface ${node.name.text} {\n`, as: 'verbatim' },
-    ...membersInParts(node.members, wrap, 1),
-    { text: '}\n', as: 'verbatim' },
-  ];
-}
-
-/**
- * Members in parts of MEMBERS_PER_PART; a member that is itself a large
- * object type (`components.schemas`) is opened and its members cut in turn.
- */
-function membersInParts(
-  members: readonly ts.TypeElement[],
-  wrap: (members: readonly ts.TypeElement[]) => ts.Node,
-  depth: number,
-): FilePart[] {
-  const parts: FilePart[] = [];
-  let pending: ts.TypeElement[] = [];
-  let pendingWeight = 0;
-  const flush = () => {
-    if (pending.length > 0) parts.push({ text: astToString([wrap(pending)] as never) + '\n', as: 'nested', depth });
-    pending = [];
-    pendingWeight = 0;
-  };
-  for (const member of members) {
-    if (splittable(member)) {
-      flush();
-      const property = member as ts.PropertySignature & { name: ts.Identifier; type: ts.TypeLiteralNode };
-      const indent = '  '.repeat(depth);
-      const wrapInner = (inner: readonly ts.TypeElement[]) =>
-        wrap([ts.factory.updatePropertySignature(property, property.modifiers, property.name, undefined, ts.factory.createTypeLiteralNode(inner))]);
-      parts.push({ text: `${indent}${property.name.text}: {\n`, as: 'verbatim' });
-      parts.push(...membersInParts(property.type.members, wrapInner, depth + 1));
-      parts.push({ text: `${indent}};\n`, as: 'verbatim' });
-      continue;
-    }
-    pending.push(member);
-    pendingWeight += weight(member);
-    if (pendingWeight >= NODES_PER_PART) flush();
-  }
-  flush();
-  return parts;
-}
-
-/** A plain `name: { …many members… }` property, without comments, that can be opened. */
-function splittable(member: ts.TypeElement | undefined): boolean {
-  return (
-    member !== undefined &&
-    ts.isPropertySignature(member) &&
-    ts.isIdentifier(member.name) &&
-    member.questionToken === undefined &&
-    member.type !== undefined &&
-    ts.isTypeLiteralNode(member.type) &&
-    weight(member) > NODES_PER_PART &&
-    (ts.getSyntheticLeadingComments(member) ?? []).length === 0
-  );
-}
-
-const weights = new WeakMap<ts.Node, number>();
-
-/** Number of syntax nodes below a node: a cheap measure of how much code it prints. */
-function weight(node: ts.Node): number {
-  let total = weights.get(node);
-  if (total === undefined) {
-    total = 1;
-    ts.forEachChild(node, (child) => {
-      total! += weight(child);
-    });
-    weights.set(node, total);
-  }
-  return total;
-}

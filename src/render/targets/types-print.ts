@@ -1,0 +1,138 @@
+/**
+ * openapi-typescript's transform of the merged spec, printed in parts.
+ *
+ * The merged spec is already bundled and validated, so the transform runs
+ * directly, without openapiTS()'s own Redocly lint and bundle passes (2 s on
+ * GitHub's spec). Large interfaces are cut into parts of about NODES_PER_PART
+ * syntax nodes so the format stage can spread them over every core.
+ */
+import { astToString, scanDiscriminators, transformSchema, resolveRef, type GlobalContext, type OpenAPI3 } from 'openapi-typescript';
+import ts from 'typescript';
+import type { OpenApiDocument } from '../../openapi/document.js';
+import type { FilePart } from '../target.js';
+
+/**
+ * Parts hold about this many syntax nodes (≈ 200 kB of code): small enough
+ * that two cores finish together, large enough that per-part overhead is low.
+ */
+const NODES_PER_PART = 10_000;
+
+export function printTypes(document: OpenApiDocument): FilePart[] {
+  const schema = document as unknown as OpenAPI3;
+  return transformSchema(schema, context(schema)).flatMap(partsOf);
+}
+
+/** The options openapiTS() would use by default (openapi-typescript 7), silent. */
+function context(schema: OpenAPI3): GlobalContext {
+  return {
+    additionalProperties: false,
+    alphabetize: false,
+    arrayLength: false,
+    defaultNonNullable: true,
+    discriminators: scanDiscriminators(schema, {}),
+    emptyObjectsUnknown: false,
+    enum: false,
+    enumValues: false,
+    conditionalEnums: false,
+    dedupeEnums: false,
+    excludeDeprecated: false,
+    exportType: false,
+    immutable: false,
+    rootTypes: false,
+    rootTypesNoSchemaPrefix: false,
+    rootTypesKeepCasing: false,
+    injectFooter: [],
+    pathParamsAsTypes: false,
+    postTransform: undefined,
+    propertiesRequiredByDefault: false,
+    redoc: undefined as never, // only openapiTS()'s lint/bundle pass reads it
+    silent: true,
+    inject: undefined,
+    transform: undefined,
+    transformProperty: undefined,
+    makePathsEnum: false,
+    generatePathParams: false,
+    readWriteMarkers: false,
+    resolve: ($ref) => resolveRef(schema, $ref, { silent: true }),
+  } as GlobalContext;
+}
+
+function partsOf(node: ts.Node): FilePart[] {
+  if (!ts.isInterfaceDeclaration(node) || weight(node) <= NODES_PER_PART) {
+    return [{ text: astToString([node] as never) + '\n', as: 'statements' }];
+  }
+  const exported = node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+  const wrap = (members: readonly ts.TypeElement[]) =>
+    ts.factory.updateInterfaceDeclaration(node, node.modifiers, node.name, node.typeParameters, node.heritageClauses, members);
+  return [
+    { text: `${exported ? 'export ' : ''}interface ${node.name.text} {\n`, as: 'verbatim' },
+    ...membersInParts(node.members, wrap, 1),
+    { text: '}\n', as: 'verbatim' },
+  ];
+}
+
+/**
+ * Members in parts of MEMBERS_PER_PART; a member that is itself a large
+ * object type (`components.schemas`) is opened and its members cut in turn.
+ */
+function membersInParts(
+  members: readonly ts.TypeElement[],
+  wrap: (members: readonly ts.TypeElement[]) => ts.Node,
+  depth: number,
+): FilePart[] {
+  const parts: FilePart[] = [];
+  let pending: ts.TypeElement[] = [];
+  let pendingWeight = 0;
+  const flush = () => {
+    if (pending.length > 0) parts.push({ text: astToString([wrap(pending)] as never) + '\n', as: 'nested', depth });
+    pending = [];
+    pendingWeight = 0;
+  };
+  for (const member of members) {
+    if (splittable(member)) {
+      flush();
+      const property = member as ts.PropertySignature & { name: ts.Identifier; type: ts.TypeLiteralNode };
+      const indent = '  '.repeat(depth);
+      const wrapInner = (inner: readonly ts.TypeElement[]) =>
+        wrap([ts.factory.updatePropertySignature(property, property.modifiers, property.name, undefined, ts.factory.createTypeLiteralNode(inner))]);
+      parts.push({ text: `${indent}${property.name.text}: {\n`, as: 'verbatim' });
+      parts.push(...membersInParts(property.type.members, wrapInner, depth + 1));
+      parts.push({ text: `${indent}};\n`, as: 'verbatim' });
+      continue;
+    }
+    pending.push(member);
+    pendingWeight += weight(member);
+    if (pendingWeight >= NODES_PER_PART) flush();
+  }
+  flush();
+  return parts;
+}
+
+/** A plain `name: { …many members… }` property, without comments, that can be opened. */
+function splittable(member: ts.TypeElement | undefined): boolean {
+  return (
+    member !== undefined &&
+    ts.isPropertySignature(member) &&
+    ts.isIdentifier(member.name) &&
+    member.questionToken === undefined &&
+    member.type !== undefined &&
+    ts.isTypeLiteralNode(member.type) &&
+    weight(member) > NODES_PER_PART &&
+    (ts.getSyntheticLeadingComments(member) ?? []).length === 0
+  );
+}
+
+const weights = new WeakMap<ts.Node, number>();
+
+/** Number of syntax nodes below a node: a cheap measure of how much code it prints. */
+function weight(node: ts.Node): number {
+  let total = weights.get(node);
+  if (total === undefined) {
+    total = 1;
+    ts.forEachChild(node, (child) => {
+      total! += weight(child);
+    });
+    weights.set(node, total);
+  }
+  return total;
+}
