@@ -6,10 +6,12 @@
  * `generate` runs all of it; `check` stops before write and compares;
  * `merge` stops after conventions.
  */
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { applyConventions, type MergedSpec } from './conventions/index.js';
 import { SpecforgeError } from './diagnostics.js';
-import { formatFiles } from './format/index.js';
+import { createFormatter } from './format/index.js';
 import { loadSpec, placeIn } from './load/index.js';
 import type { SourceSet } from './load/sources.js';
 import { buildModel } from './model/index.js';
@@ -55,27 +57,65 @@ export interface Outputs {
 
 /** Merged spec only: load and conventions. */
 export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & { sources: SourceSet }> {
-  return loadAndMerge(options, loadResources(options.templates));
+  const progress = options.progress ?? SILENT;
+  const resources = loadResources(options.templates);
+  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+  return onceValid(validated, async () => {
+    const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
+    return { ...merged, sources };
+  });
 }
 
 /** Every output file, formatted, in memory. */
 export async function buildOutputs(options: PipelineOptions): Promise<Outputs> {
   const progress = options.progress ?? SILENT;
   const resources = loadResources(options.templates);
-  const { document, config, sources } = await loadAndMerge(options, resources);
-  const model = await stage(progress, 'model', () => buildModel(document, config));
-  const rendered = await stage(progress, 'render', () =>
-    render({ document, model, templates: resources.templates, targets: TARGETS, specName: basename(sources.root) }),
-  );
-  const files = await stage(progress, 'format', () => formatFiles(rendered));
-  return { files, sources, resources };
+  const formatter = createFormatter({ threads: formatThreads(options.spec) });
+  try {
+    const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+    return await onceValid(validated, async () => {
+      const { document, config } = await stage(progress, 'conventions', () =>
+        inSources(sources, () => applyConventions(spec, resources.fragments)),
+      );
+      const model = await stage(progress, 'model', () => buildModel(document, config));
+      const files = await stage(progress, 'render+format', () =>
+        render({
+          document,
+          model,
+          templates: resources.templates,
+          targets: TARGETS,
+          specName: basename(sources.root),
+          finish: formatter.format,
+        }),
+      );
+      return { files, sources, resources };
+    });
+  } finally {
+    await formatter.close();
+  }
 }
 
-async function loadAndMerge(options: PipelineOptions, resources: Resources): Promise<MergedSpec & { sources: SourceSet }> {
-  const progress = options.progress ?? SILENT;
-  const { document, sources } = await stage(progress, 'load', () => loadSpec(options.spec));
-  const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
-  return { ...merged, sources };
+/** Worker threads pay off for large specs only (their output is megabytes); small ones format in this thread. */
+function formatThreads(spec: string): number {
+  const large = existsSync(spec) && statSync(spec).size > 1_000_000;
+  return large ? Math.min(availableParallelism(), 4) : 1;
+}
+
+/**
+ * Runs the stages after load while validation finishes on another thread.
+ * An invalid spec's problems win over whatever a later stage made of it, and
+ * nothing is returned (so nothing written) before validation has passed.
+ */
+async function onceValid<T>(validated: Promise<void>, work: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await validated;
+    throw error;
+  }
+  await validated;
+  return result;
 }
 
 /** Problems found in later stages carry pointers into the bundled spec: place them in its files. */

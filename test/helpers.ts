@@ -71,7 +71,8 @@ export function loadInNode(
     const { mergeSpec } = await import(${JSON.stringify(join(ROOT, 'dist/pipeline.js'))});
     try {
       if (${JSON.stringify(stage)} === 'load') {
-        const { document, sources } = await loadSpec(${JSON.stringify(spec)});
+        const { document, sources, validated } = await loadSpec(${JSON.stringify(spec)});
+        await validated;
         process.stdout.write(JSON.stringify({ document, files: sources.all.map((f) => f.path) }));
       } else {
         const { document } = await mergeSpec({ spec: ${JSON.stringify(spec)} });

@@ -42,11 +42,11 @@ export function progressOn(output: Output): Progress {
   const live = process.stderr.isTTY === true;
   return {
     start: (stage) => {
-      if (live) process.stderr.write(paint(output, '2', `  ${stage.padEnd(12)} …`));
+      if (live) process.stderr.write(paint(output, '2', `  ${stage.padEnd(14)} …`));
     },
     end: (stage, ms) => {
       if (live) process.stderr.write('\r\u001b[K');
-      output.err(paint(output, '2', `  ${stage.padEnd(12)} ${formatDuration(ms)}`));
+      output.err(paint(output, '2', `  ${stage.padEnd(14)} ${formatDuration(ms)}`));
     },
   };
 }
@@ -83,5 +83,5 @@ export function printActions(output: Output, actions: readonly Action[], dryRun:
 }
 
 export function printFindings(output: Output, findings: readonly Finding[]): void {
-  for (const finding of findings) output.out(`  ${finding.problem.padEnd(12)} ${finding.path}`);
+  for (const finding of findings) output.out(`  ${finding.problem.padEnd(14)} ${finding.path}`);
 }

@@ -1,37 +1,44 @@
 /**
- * Stage 5 — format: prettier, in memory, before anything is written. Small
- * outputs are formatted in this thread; a large one (GitHub's types are
- * 8 MB) is cut into parts that worker threads format on every core.
+ * Stage 5 — format: prettier, in memory, before anything is written.
+ *
+ * A formatter is made once per run. For a large spec it starts worker
+ * threads at once, so they boot while the spec loads, and it formats each
+ * file the moment a target produces it, so small files are done while the
+ * types are still being rendered. A file given in parts (GitHub's types are
+ * 8 MB) is spread over every worker.
  */
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { OutputFile } from '../render/index.js';
+import { compiledWorker } from '../threads.js';
+import { startPool, type Pool } from './pool.js';
 import { formatJob, type FormatJob } from './prettier.js';
-import { runOnWorkers } from './pool.js';
 
 export { PRETTIER_OPTIONS } from './prettier.js';
 
-/** Below this many characters, starting workers costs more than it saves. */
-const PARALLEL_THRESHOLD = 1_000_000;
-const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+const WORKER = compiledWorker(new URL('./worker.js', import.meta.url));
 
+export interface Formatter {
+  format(file: OutputFile): Promise<OutputFile>;
+  close(): Promise<void>;
+}
+
+/** `threads` > 1 formats on that many worker threads (where compiled workers exist). */
+export function createFormatter({ threads }: { threads: number }): Formatter {
+  const pool: Pool | undefined = threads > 1 && WORKER ? startPool(WORKER, threads) : undefined;
+  const run = (job: FormatJob) => (pool && job.as !== 'verbatim' && job.format !== 'as-is' ? pool.run(job) : formatJob(job));
+  return {
+    async format(file) {
+      const texts = await Promise.all(jobsOf(file).map(run));
+      const { parts: _parts, ...rest } = file;
+      return { ...rest, contents: texts.join('') };
+    },
+    close: async () => pool?.close(),
+  };
+}
+
+/** Formats files in this thread: for small outputs and tests. */
 export async function formatFiles(files: readonly OutputFile[]): Promise<OutputFile[]> {
-  const jobs = files.map(jobsOf);
-  const flat = jobs.flat();
-  const size = flat.reduce((total, job) => total + job.text.length, 0);
-  const threads = Math.min(availableParallelism(), 4);
-  // The worker is compiled JavaScript; from TypeScript sources (tests) format in-process.
-  const results =
-    size > PARALLEL_THRESHOLD && threads > 1 && existsSync(WORKER)
-      ? await runOnWorkers(WORKER, flat, threads)
-      : await Promise.all(flat.map(formatJob));
-  let next = 0;
-  return files.map((file, index) => {
-    const texts = results.slice(next, (next += jobs[index]!.length));
-    const { parts: _parts, ...rest } = file;
-    return { ...rest, contents: texts.join('') };
-  });
+  const formatter = createFormatter({ threads: 1 });
+  return Promise.all(files.map((file) => formatter.format(file)));
 }
 
 function jobsOf(file: OutputFile): FormatJob[] {

@@ -2,10 +2,10 @@
 import { parentPort } from 'node:worker_threads';
 import { formatJob, type FormatJob } from './prettier.js';
 
-parentPort!.on('message', async ({ id, job }: { id: number; job: FormatJob }) => {
+parentPort!.on('message', async ({ job }: { job: FormatJob }) => {
   try {
-    parentPort!.postMessage({ id, text: await formatJob(job) });
+    parentPort!.postMessage({ text: await formatJob(job) });
   } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error).message });
+    parentPort!.postMessage({ error: (error as Error).message });
   }
 });

@@ -1,17 +1,25 @@
 /**
  * Stage 1 — load: read the spec and every file it references, bundle them
- * into one document (swagger-parser), and validate it. Any problem ends the
- * run with diagnostics that name the file, the pointer and the line.
+ * into one document (swagger-parser), and validate it (beside the next
+ * stages). Any problem ends the run with diagnostics that name the file,
+ * the pointer and the line.
  */
 import { diagnostic, parsePointer, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { hoistInlinedFiles } from './hoist.js';
+import { compiledWorker, startWorker } from '../threads.js';
 import { SourceSet } from './sources.js';
 import { findBrokenRefs, validateOpenApi } from './validate.js';
 
 export interface LoadedSpec {
   document: OpenApiDocument;
   sources: SourceSet;
+  /**
+   * Validation against the OpenAPI schema, running on another thread while
+   * the next stages work (1 s on GitHub's spec). Rejects with its problems;
+   * nothing may be written before it settles.
+   */
+  validated: Promise<void>;
 }
 
 export async function loadSpec(file: string): Promise<LoadedSpec> {
@@ -22,10 +30,25 @@ export async function loadSpec(file: string): Promise<LoadedSpec> {
 
   const bundled = sources.all.length > 1 ? await bundle(sources, root as OpenApiDocument) : (root as OpenApiDocument);
   stopOn(sources, findBrokenRefs(bundled));
-  // Validated before hoisting, so every problem's pointer still leads back to its file.
-  stopOn(sources, await validateOpenApi(bundled));
+  // Validation sees the bundle before hoisting, so every problem's pointer leads back to its file.
+  const validated = validateBeside(bundled).then((problems) => stopOn(sources, problems));
+  validated.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
   if (sources.all.length > 1) hoistInlinedFiles(bundled, sources);
-  return { document: bundled, sources };
+  return { document: bundled, sources, validated };
+}
+
+function validateBeside(bundled: OpenApiDocument): Promise<Diagnostic[]> {
+  const script = compiledWorker(new URL('./validate-worker.js', import.meta.url));
+  if (!script) return validateOpenApi(structuredClone(bundled)); // a copy now: hoisting follows
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(script);
+    worker.once('message', (problems: Diagnostic[]) => {
+      void worker.terminate();
+      resolve(problems);
+    });
+    worker.once('error', reject);
+    worker.postMessage(bundled); // copied here, synchronously, before hoisting
+  });
 }
 
 /** Throws the problems, each placed in its source file. */

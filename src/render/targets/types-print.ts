@@ -29,7 +29,7 @@ function context(schema: OpenAPI3): GlobalContext {
     alphabetize: false,
     arrayLength: false,
     defaultNonNullable: true,
-    discriminators: scanDiscriminators(schema, {}),
+    discriminators: scanDiscriminators(schema, { silent: true }),
     emptyObjectsUnknown: false,
     enum: false,
     enumValues: false,

@@ -1,0 +1,22 @@
+/**
+ * Worker threads run compiled JavaScript. From the TypeScript sources (as
+ * under Jest) there is no script to start, and callers do the work in this
+ * thread instead.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+export function compiledWorker(url: URL): string | undefined {
+  const path = fileURLToPath(url);
+  return path.endsWith('.js') && existsSync(path) ? path : undefined;
+}
+
+/**
+ * Starts a worker with this process's Node flags, less those a worker
+ * refuses (`--input-type`, set when the caller runs code with `node -e`).
+ */
+export function startWorker(script: string): Worker {
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  return new Worker(script, { execArgv });
+}
