@@ -25,7 +25,12 @@ import { applyPlan, readDiskState, readManifest } from './write/disk.js';
 import { MANIFEST_PATH, serializeManifest, sha256, type Manifest } from './write/manifest.js';
 import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
 
-export const TARGETS: readonly Target[] = [specTarget, typesTarget, resourceTypesTarget, projectTarget];
+/**
+ * In rendering order, which matters for large specs: the many small files go
+ * to the format workers first, to keep them busy while the types render; the
+ * merged spec (not formatted) is serialized while the types are formatted.
+ */
+export const TARGETS: readonly Target[] = [resourceTypesTarget, projectTarget, typesTarget, specTarget];
 
 /** Told when each stage starts and ends, for progress output. */
 export interface Progress {

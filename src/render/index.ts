@@ -26,11 +26,21 @@ export async function render(options: RenderOptions): Promise<OutputFile[]> {
   const renderer = createRenderer(options.templates);
   const input = { document: options.document, model: options.model, renderer, specName: options.specName };
   const finish = options.finish ?? (async (file: OutputFile) => file);
-  const perTarget = options.targets.map(async (target) => {
-    const files = (await target.render(input)).map((file) => (file.kind === 'generated' ? withBanner(file, options.specName) : file));
-    return Promise.all(files.map(finish));
-  });
-  const files = (await Promise.all(perTarget)).flat();
+  // Targets render one after another, in the order given; each one's files go on to `finish`
+  // at once, so the next target renders while they are being finished.
+  const finishing: Promise<OutputFile>[] = [];
+  try {
+    for (const target of options.targets) {
+      for (const file of await target.render(input)) {
+        const finished = finish(file.kind === 'generated' ? withBanner(file, options.specName) : file);
+        finished.catch(() => {}); // observed below; a failure must not go unhandled while later targets render
+        finishing.push(finished);
+      }
+    }
+  } finally {
+    await Promise.allSettled(finishing); // never leave work running behind a failure
+  }
+  const files = await Promise.all(finishing);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

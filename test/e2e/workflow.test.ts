@@ -4,7 +4,7 @@
  * work, `check` for CI, --dry-run and --watch.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { CLI, copyInto, EXAMPLES, readTree, runCli, scratchDir } from '../helpers.js';
@@ -177,5 +177,24 @@ describe('--watch', () => {
     } finally {
       child.kill('SIGINT');
     }
+  });
+});
+
+describe('--templates', () => {
+  test('a template in the override directory replaces the built-in one of the same path', async () => {
+    const { spec, out } = bookshop();
+    const overrides = join(work.dir, 'templates');
+    mkdirSync(join(overrides, 'types'), { recursive: true });
+    writeFileSync(join(overrides, 'types/resource.ts.hbs'), '// Team layout for {{name}}\nexport const resource = {{json name}};\n');
+    const result = await runCli(['generate', spec, '--out', out, '--templates', overrides]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(out, 'src/generated/resources/books.ts'), 'utf8')).toContain(
+      "// Team layout for books\nexport const resource = 'books';\n",
+    );
+    // The other templates are still the built-in ones.
+    expect(readFileSync(join(out, 'src/generated/types.ts'), 'utf8')).toContain('export interface paths');
+    // A changed template is a changed input: the next run without it regenerates.
+    const back = await runCli(['generate', spec, '--out', out]);
+    expect(back.stdout).toMatch(/updated\s+src\/generated\/resources\/books\.ts/);
   });
 });
