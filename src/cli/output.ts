@@ -71,7 +71,7 @@ export function printActions(output: Output, actions: readonly Action[], dryRun:
   for (const action of actions) {
     if (action.change === 'unchanged' || output.quiet) continue;
     const verb = VERBS[action.change];
-    const note = action.change === 'keep' ? ' (scaffold: yours, not touched)' : action.change === 'overwrite' ? ' (backup in .specforge/backup)' : '';
+    const note = action.change === 'keep' ? ' (scaffold: yours, not touched)' : action.backupTo ? ` (your version saved as ${action.backupTo})` : '';
     output.out(`  ${(dryRun ? `${would}${verb}` : verb).padEnd(dryRun ? 18 : 10)} ${action.path}${note}`);
   }
   const count = (change: Change) => actions.filter((action) => action.change === change).length;

@@ -8,7 +8,6 @@ import { dirname, join } from 'node:path';
 import { MANIFEST_PATH, parseManifest, serializeManifest, sha256, type Manifest } from './manifest.js';
 import type { DiskState, Plan } from './plan.js';
 
-export const BACKUP_DIR = '.specforge/backup';
 
 export function readManifest(outDir: string): Manifest | undefined {
   const file = join(outDir, MANIFEST_PATH);
@@ -27,11 +26,9 @@ export function readDiskState(outDir: string, paths: Iterable<string>): DiskStat
 export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void {
   for (const action of plan.actions) {
     const file = join(outDir, action.path);
+    if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
     switch (action.change) {
       case 'overwrite':
-        backup(outDir, action.path);
-        writeAtomically(file, action.contents!);
-        break;
       case 'create':
       case 'update':
         writeAtomically(file, action.contents!);
@@ -47,11 +44,10 @@ export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void 
   writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
 }
 
-/** Keeps a copy of a file about to be overwritten by --force: nothing a person wrote is lost. */
-function backup(outDir: string, path: string): void {
-  const target = join(outDir, BACKUP_DIR, path);
+/** Keeps a copy of a file about to be overwritten or deleted by --force: nothing a person wrote is lost. */
+function backup(file: string, target: string): void {
   mkdirSync(dirname(target), { recursive: true });
-  copyFileSync(join(outDir, path), target);
+  if (!existsSync(target)) copyFileSync(file, target); // the name is per content: an existing copy is this one
 }
 
 export function writeAtomically(file: string, contents: string): void {

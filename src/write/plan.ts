@@ -22,6 +22,15 @@ export interface Action {
   change: Change;
   contents?: string;
   sha256?: string;
+  /** Where the file on disk is copied before it is overwritten or deleted: someone's work is in it. */
+  backupTo?: string;
+}
+
+/** Backups live here, one per content (`<path>.<hash>`), so a second --force never replaces the first. */
+export const BACKUP_DIR = '.specforge/backup';
+
+function backupPath(path: string, diskHash: string): string {
+  return `${BACKUP_DIR}/${path}.${diskHash.slice(0, 12)}`;
 }
 
 export interface Plan {
@@ -58,7 +67,8 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     else if (onDisk === recorded) change = 'update';
     else change = force ? 'overwrite' : 'conflict';
     if (change === 'conflict') conflicts.push(conflictFor(file.path, recorded !== undefined, outDir));
-    actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, sha256: hash });
+    const backup = change === 'overwrite' ? { backupTo: backupPath(file.path, onDisk!) } : {};
+    actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, sha256: hash, ...backup });
     manifestFiles[file.path] = { kind: file.kind, sha256: file.kind === 'scaffold' && change === 'keep' ? previous?.files[file.path]?.sha256 ?? hash : hash };
   }
 
@@ -66,9 +76,13 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     if (produced.has(path) || entry.kind === 'scaffold') continue; // scaffolds are never deleted
     const onDisk = disk.get(path);
     if (onDisk === undefined) continue;
-    const change: Change = onDisk === entry.sha256 || force ? 'delete' : 'conflict';
-    if (change === 'conflict') conflicts.push(conflictFor(path, true, outDir, 'delete'));
-    actions.push({ path, kind: 'generated', change });
+    const edited = onDisk !== entry.sha256;
+    if (edited && !force) {
+      conflicts.push(conflictFor(path, true, outDir, 'delete'));
+      actions.push({ path, kind: 'generated', change: 'conflict' });
+    } else {
+      actions.push({ path, kind: 'generated', change: 'delete', ...(edited ? { backupTo: backupPath(path, onDisk) } : {}) });
+    }
   }
   actions.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { actions, conflicts, files: manifestFiles };

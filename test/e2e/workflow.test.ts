@@ -81,9 +81,19 @@ describe('regeneration', () => {
 
     const forced = await runCli(['generate', spec, '--out', out, '--force']);
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toMatch(/overwrote\s+src\/generated\/types\.ts/);
+    const saved = /overwrote\s+src\/generated\/types\.ts \(your version saved as (\S+)\)/.exec(forced.stdout)?.[1];
+    expect(saved).toMatch(/^\.specforge\/backup\/src\/generated\/types\.ts\.[0-9a-f]{12}$/);
     expect(readFileSync(types, 'utf8')).not.toContain('my precious change');
-    expect(readFileSync(join(out, '.specforge/backup/src/generated/types.ts'), 'utf8')).toContain('my precious change');
+    expect(readFileSync(join(out, saved!), 'utf8')).toContain('my precious change');
+
+    // A second forced overwrite of another edit keeps the first backup too.
+    edit(types, (text) => text + '\n// another change\n');
+    edit(spec, (text) => text.replace('title: Bookshop API v2', 'title: Bookshop API v3'));
+    const again = await runCli(['generate', spec, '--out', out, '--force']);
+    const savedAgain = /your version saved as (\S+)\)/.exec(again.stdout)?.[1];
+    expect(savedAgain).not.toBe(saved);
+    expect(readFileSync(join(out, saved!), 'utf8')).toContain('my precious change');
+    expect(readFileSync(join(out, savedAgain!), 'utf8')).toContain('another change');
   });
 
   test('a file specforge did not write is never overwritten', async () => {

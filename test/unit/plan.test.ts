@@ -93,7 +93,10 @@ describe('planWrite: files no longer produced', () => {
     expect(changes(plan.actions)).toEqual([['old.ts', 'conflict']]);
     expect(plan.conflicts).toEqual([expect.objectContaining({ code: 'OUTPUT_HAND_EDITED', file: 'out/old.ts' })]);
     expect(plan.conflicts[0]!.message).toContain('delete');
-    expect(changes(planWrite({ ...input, force: true }).actions)).toEqual([['old.ts', 'delete']]);
+    const forced = planWrite({ ...input, force: true }).actions;
+    expect(changes(forced)).toEqual([['old.ts', 'delete']]);
+    // The edited file is backed up first, under a name per content.
+    expect(forced[0]!.backupTo).toBe(`.specforge/backup/old.ts.${sha256('edited').slice(0, 12)}`);
   });
 
   test('an orphaned file already gone → nothing to do', () => {
