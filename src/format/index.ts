@@ -10,7 +10,8 @@
 import type { OutputFile } from '../render/index.js';
 import { compiledWorker } from '../threads.js';
 import { startPool, type Pool } from './pool.js';
-import { formatJob, type FormatJob } from './prettier.js';
+import { diagnostic, SpecforgeError } from '../diagnostics.js';
+import { FormatError, formatJob, toFormatError, type FormatJob } from './prettier.js';
 
 export { PRETTIER_OPTIONS } from './prettier.js';
 
@@ -27,7 +28,12 @@ export function createFormatter({ threads }: { threads: number }): Formatter {
   const run = (job: FormatJob) => (pool && job.as !== 'verbatim' && job.format !== 'as-is' ? pool.run(job) : formatJob(job));
   return {
     async format(file) {
-      const texts = await Promise.all(jobsOf(file).map(run));
+      let texts: string[];
+      try {
+        texts = await Promise.all(jobsOf(file).map(run));
+      } catch (error) {
+        throw unparseable(file, error);
+      }
       const { parts: _parts, ...rest } = file;
       return { ...rest, contents: texts.join('') };
     },
@@ -39,6 +45,18 @@ export function createFormatter({ threads }: { threads: number }): Formatter {
 export async function formatFiles(files: readonly OutputFile[]): Promise<OutputFile[]> {
   const formatter = createFormatter({ threads: 1 });
   return Promise.all(files.map((file) => formatter.format(file)));
+}
+
+/** A template that renders code prettier cannot parse is the template's problem, not a crash. */
+function unparseable(file: OutputFile, error: unknown): unknown {
+  if (!(error instanceof FormatError) && !(error as { loc?: unknown })?.loc) return error;
+  const { message, line } = error instanceof FormatError ? error : toFormatError(error);
+  return new SpecforgeError([
+    diagnostic('TEMPLATE_ERROR', `The rendered ${file.path} does not parse: ${message}`, {
+      file: file.path,
+      ...(line !== undefined && !file.parts ? { line } : {}),
+    }, { hint: 'Fix the template that renders this file (a --templates override, if you use one).' }),
+  ]);
 }
 
 function jobsOf(file: OutputFile): FormatJob[] {

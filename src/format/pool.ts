@@ -5,7 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../threads.js';
-import type { FormatJob } from './prettier.js';
+import { FormatError, type FormatJob } from './prettier.js';
 
 export interface Pool {
   run(job: FormatJob): Promise<string>;
@@ -18,7 +18,7 @@ interface Queued {
   reject: (error: Error) => void;
 }
 
-type Reply = { text?: string; error?: string };
+type Reply = { text?: string; error?: string; line?: number };
 
 export function startPool(script: string, threads: number): Pool {
   const queue: Queued[] = [];
@@ -34,20 +34,33 @@ export function startPool(script: string, threads: number): Pool {
       worker.postMessage({ job: next.job });
     }
   };
+  const dead = new Set<Worker>();
+  let closing = false;
+  let failure: Error | undefined;
+  // A worker that dies takes its job with it; when none is left, every waiting job fails too.
+  const lose = (worker: Worker, error: Error) => {
+    if (closing || dead.has(worker)) return; // terminating is not dying; 'error' is followed by 'exit'
+    dead.add(worker);
+    busy.get(worker)?.reject(error);
+    busy.delete(worker);
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+    if (dead.size < threads) return;
+    failure = error;
+    for (const waiting of queue.splice(0)) waiting.reject(error);
+  };
   const workers = Array.from({ length: threads }, () => {
     const worker = startWorker(script);
     worker.on('message', (reply: Reply) => {
       const done = busy.get(worker)!;
       busy.delete(worker);
       idle.push(worker);
-      if (reply.error !== undefined) done.reject(new Error(`prettier failed: ${reply.error}`));
+      if (reply.error !== undefined) done.reject(new FormatError(reply.error, reply.line));
       else done.resolve(reply.text!);
       dispatch();
     });
-    worker.on('error', (error) => {
-      busy.get(worker)?.reject(error);
-      for (const waiting of queue.splice(0)) waiting.reject(error);
-    });
+    worker.once('error', (error) => lose(worker, error));
+    worker.once('exit', (code) => lose(worker, new Error(`a format worker stopped (exit code ${code})`)));
     idle.push(worker);
     return worker;
   });
@@ -55,10 +68,12 @@ export function startPool(script: string, threads: number): Pool {
   return {
     run: (job) =>
       new Promise((resolve, reject) => {
+        if (failure) return reject(failure);
         queue.push({ job, resolve, reject });
         dispatch();
       }),
     close: async () => {
+      closing = true;
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };

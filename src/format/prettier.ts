@@ -23,6 +23,22 @@ const PARSERS: Record<Exclude<FileFormat, 'as-is'>, string> = { typescript: 'bab
 
 export type FormatJob = FilePart & { format: FileFormat };
 
+/** Prettier could not parse what a template rendered. */
+export class FormatError extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Prettier's syntax errors carry `loc`; the first line of their message is the reason. */
+export function toFormatError(error: unknown): FormatError {
+  const { message, loc } = error as { message?: string; loc?: { start?: { line?: number } } };
+  return new FormatError(String(message ?? error).split('\n')[0]!, loc?.start?.line);
+}
+
 export async function formatJob(job: FormatJob): Promise<string> {
   if (job.format === 'as-is' || job.as === 'verbatim') return job.text;
   const formatted = await prettier.format(job.text, { ...PRETTIER_OPTIONS, parser: PARSERS[job.format] });

@@ -47,6 +47,8 @@ function validateBeside(bundled: OpenApiDocument): Promise<Diagnostic[]> {
       resolve(problems);
     });
     worker.once('error', reject);
+    worker.once('messageerror', reject);
+    worker.once('exit', (code) => reject(new Error(`the validation worker stopped (exit code ${code}) without an answer`)));
     worker.postMessage(bundled); // copied here, synchronously, before hoisting
   });
 }

@@ -208,3 +208,17 @@ describe('--templates', () => {
     expect(back.stdout).toMatch(/updated\s+src\/generated\/resources\/books\.ts/);
   });
 });
+
+describe('--templates: a template that renders code that does not parse', () => {
+  test('is a TEMPLATE_ERROR naming the rendered file, exit 1, and nothing is written', async () => {
+    const { spec, out } = bookshop();
+    const overrides = join(work.dir, 'templates');
+    mkdirSync(join(overrides, 'types'), { recursive: true });
+    writeFileSync(join(overrides, 'types/resource.ts.hbs'), 'export const = {{json name}};\n');
+    const result = await runCli(['generate', spec, '--out', out, '--templates', overrides]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/TEMPLATE_ERROR {2}src\/generated\/resources\/\w+\.ts:1/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(out)).toBe(false);
+  });
+});

@@ -23,7 +23,8 @@ export const resourceTypesTarget: Target = {
         operations: operations.map((operation) => ({
           httpMethod: operation.httpMethod,
           path: operation.path,
-          summary: operation.summary ?? '',
+          // Printed in a `//` comment: one line, whatever the spec's summary holds.
+          summary: (operation.summary ?? '').replace(/\s+/g, ' ').trim(),
           aliases: aliasesOf(operation),
         })),
       };
