@@ -217,7 +217,8 @@ describe('--templates: a template that renders code that does not parse', () => 
     writeFileSync(join(overrides, 'types/resource.ts.hbs'), 'export const = {{json name}};\n');
     const result = await runCli(['generate', spec, '--out', out, '--templates', overrides]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/TEMPLATE_ERROR {2}src\/generated\/resources\/\w+\.ts:1/);
+    // Line 4 of the rendered file: the do-not-edit banner takes three.
+    expect(result.stderr).toMatch(/TEMPLATE_ERROR {2}src\/generated\/resources\/\w+\.ts:4\n/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(out)).toBe(false);
   });
