@@ -4,7 +4,7 @@
  * nothing. The result is the single source every target is generated from.
  */
 import { EXTENSION, operationConfig, resolveConfig, type Config } from '../config.js';
-import { SpecforgeError, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, SpecforgeError, toPointer, type Diagnostic } from '../diagnostics.js';
 import {
   classifyOperation,
   findField,
@@ -49,10 +49,22 @@ export function applyConventions(input: OpenApiDocument, fragments: ConventionFr
   return { document, config };
 }
 
-/** An explicit `versioning.version` wins; else the version the spec already shows; else info.version's major. */
+/**
+ * The version the spec's URLs already show; else an explicit
+ * `versioning.version`; else info.version's major. An explicit version that
+ * contradicts the URLs is an error, not a silent choice.
+ */
 function resolveVersion(document: OpenApiDocument, config: Config): Config {
   const explicit = (document[EXTENSION] as { versioning?: { version?: number } } | undefined)?.versioning?.version;
-  const version = explicit ?? declaredVersion(document) ?? config.versioning.version;
+  const shown = declaredVersion(document);
+  if (explicit !== undefined && shown !== undefined && explicit !== shown) {
+    throw new SpecforgeError([
+      diagnostic('CONFIG_INVALID_VALUE', `versioning.version is ${explicit}, but the servers or paths say /v${shown}`, {
+        pointer: toPointer([EXTENSION, 'versioning', 'version']),
+      }),
+    ]);
+  }
+  const version = shown ?? explicit ?? config.versioning.version;
   return { ...config, versioning: { ...config.versioning, version } };
 }
 

@@ -15,7 +15,7 @@ import {
   type SchemaObject,
 } from '../openapi/document.js';
 import { headerRef, standardHeaders } from './components.js';
-import { OWNED_ERROR_STATUSES, type ErrorKind } from './errors.js';
+import { ERRORS, OWNED_ERROR_STATUSES, type ErrorKind } from './errors.js';
 
 export interface ResponseInput {
   kind: OperationKind;
@@ -37,11 +37,23 @@ export function conventionResponses(
   const responses: Record<string, ResponseObject | Reference> = {};
   for (const [status, response] of Object.entries(declared)) {
     if (OWNED_ERROR_STATUSES.has(status)) continue;
-    responses[status] = /^2\d\d$/.test(status) ? successResponse(document, response, input) : response;
+    responses[status] = SUCCESS.test(status) ? successResponse(document, response, input) : withStandardHeaders(document, response);
   }
   if (CACHEABLE.includes(input.kind)) responses['304'] = { $ref: '#/components/responses/NotModified' };
-  for (const error of input.errors) responses[String(error.status)] = { $ref: `#/components/responses/${error.response}` };
+  // An error status the spec declares stays declared, with the convention's envelope, even where
+  // no rule would add it (a 404 on a search); the rules add the rest.
+  const declaredErrors = Object.values(ERRORS).filter((error) => String(error.status) in declared);
+  for (const error of [...declaredErrors, ...input.errors]) responses[String(error.status)] = { $ref: `#/components/responses/${error.response}` };
   return sortByStatus(responses);
+}
+
+const SUCCESS = /^2(\d\d|XX)$/i;
+
+/** Any other response the spec declares (a redirect, a 410, `default`) carries the standard headers too. */
+function withStandardHeaders(document: OpenApiDocument, declared: ResponseObject | Reference): ResponseObject | Reference {
+  const response = deref<ResponseObject>(document, declared);
+  if (!response) return declared;
+  return { ...structuredClone(response), headers: { ...response.headers, ...standardHeaders() } };
 }
 
 function successResponse(document: OpenApiDocument, declared: ResponseObject | Reference, input: ResponseInput): ResponseObject {

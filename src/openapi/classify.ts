@@ -82,11 +82,19 @@ export function jsonSchemaOf(response: ResponseObject): SchemaObject | Reference
 
 const ENVELOPE_MEMBERS = new Set(['data', 'meta', 'pagination', 'links', 'included']);
 
-/** Whether a schema already is the success envelope (so it is not wrapped twice). */
+/**
+ * Whether a schema already is the success envelope (so it is not wrapped
+ * twice): an object `data` (a resource or a list) with nothing beside it but
+ * envelope members. A resource whose `data` field is a scalar (a blob's
+ * content) is not one.
+ */
 export function isEnvelope(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): boolean {
   const resolved = schema && deref<SchemaObject>(document, schema);
-  if (!resolved || !isObject(resolved.properties) || !('data' in resolved.properties)) return false;
-  return Object.keys(resolved.properties).every((name) => ENVELOPE_MEMBERS.has(name));
+  const properties = resolved?.properties;
+  if (!isObject(properties) || properties.data === undefined) return false;
+  if (!Object.keys(properties).every((name) => ENVELOPE_MEMBERS.has(name))) return false;
+  const data = deref<SchemaObject>(document, properties.data);
+  return data === undefined || scalarTypeOf(data) === undefined;
 }
 
 /** What a response carries as its resource data: `data` of an envelope, else the body itself. */

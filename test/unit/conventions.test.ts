@@ -516,7 +516,7 @@ describe('error responses', () => {
     expect((document.components!.responses!.InternalError as ResponseObject).headers!['Retry-After']).toBeUndefined();
   });
 
-  test('a spec’s own responses for owned statuses are replaced; others are kept', () => {
+  test('a spec’s own responses for owned statuses are replaced; others are kept, with the standard headers', () => {
     const input = spec();
     (input.paths!['/books/{book_id}']!.get as OperationObject).responses = {
       '200': ok(ref('Book')),
@@ -527,8 +527,36 @@ describe('error responses', () => {
     const { document } = merge(input);
     const responses = operation(document, '/books/{book_id}', 'get').responses!;
     expect(responses['404']).toEqual({ $ref: '#/components/responses/NotFoundError' });
-    expect(responses['418']).toEqual({ description: 'teapot' });
-    expect(responses.default).toEqual({ description: 'anything' });
+    const standard = {
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+      'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+      'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+    };
+    expect(responses['418']).toEqual({ description: 'teapot', headers: standard });
+    expect(responses.default).toEqual({ description: 'anything', headers: standard });
+  });
+
+  test('an owned error status the spec declares stays declared where no rule adds it', () => {
+    const input = spec();
+    const search = { responses: { '200': ok({ type: 'object', properties: { hits: { type: 'integer' } } }), '404': { description: 'none' }, '405': { description: 'x' } } };
+    input.paths!['/search'] = { get: search as OperationObject };
+    const responses = operation(merge(input).document, '/search', 'get').responses!;
+    expect(responses['404']).toEqual({ $ref: '#/components/responses/NotFoundError' });
+    expect(responses['405']).toEqual({ $ref: '#/components/responses/MethodNotAllowedError' });
+  });
+
+  test('a resource whose `data` field is a scalar is wrapped like any other', () => {
+    const input = spec();
+    const blob = { type: 'object', properties: { data: { type: 'string', format: 'byte' }, meta: { type: 'object' } } };
+    input.paths!['/blobs/{blob_id}'] = {
+      parameters: [{ name: 'blob_id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { responses: { '200': ok(blob) } } as OperationObject,
+    };
+    const schema = deref<SchemaObject>(merge(input).document, (operation(merge(input).document, '/blobs/{blob_id}', 'get').responses!['200'] as ResponseObject).content!['application/json']!.schema!)!;
+    expect(Object.keys(schema.properties!)).toEqual(['data', 'meta']);
+    expect(schema.properties!.meta).toEqual({ $ref: '#/components/schemas/EnvelopeMeta' });
+    expect(schema.properties!.data).toEqual(blob);
   });
 
   test('security: [] → no 401/403 on that operation', () => {
@@ -911,5 +939,19 @@ describe('idempotence: merging the merged spec changes nothing', () => {
     const once = merge(input()).document;
     const twice = merge(once).document;
     expect(twice).toEqual(once);
+  });
+});
+
+describe('versioning conflicts', () => {
+  test('an explicit version that contradicts the servers is CONFIG_INVALID_VALUE', () => {
+    const input = spec({ servers: [{ url: 'http://h/api/v1' }], 'x-specforge': { versioning: { version: 3 } } });
+    const problems = diagnosticsOf(() => merge(input));
+    expect(problems).toEqual([expect.objectContaining({ code: 'CONFIG_INVALID_VALUE', pointer: '#/x-specforge/versioning/version' })]);
+    expect(problems[0]!.message).toContain('/v1');
+  });
+
+  test('an explicit version that agrees with the servers is accepted', () => {
+    const input = spec({ servers: [{ url: 'http://h/api/v3' }], 'x-specforge': { versioning: { version: 3 } } });
+    expect(merge(input).config.versioning.version).toBe(3);
   });
 });
