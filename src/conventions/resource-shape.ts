@@ -1,13 +1,12 @@
 /**
  * The typed resource shape (conventions §2, "Resource object", shape 2):
- * `{ id, type, attributes }`. A component `Book` served by `/books` gets two
- * siblings, `BookAttributes` (Book without its id) and `BookResource` (the
- * typed wrapper, named after the collection), so every operation of the
- * resource shares one named type.
+ * `{ id, type, attributes }`. A component `Book` gets two siblings,
+ * `BookAttributes` (Book without its id) and `BookResource` (the typed
+ * wrapper), so every operation of the resource shares one named type, and a
+ * list of `BookSummary` beside reads of `Book` gives two distinct wrappers.
  */
 import { diagnostic, toPointer, type Diagnostic } from '../diagnostics.js';
-import { componentName, isTypedResource } from '../openapi/classify.js';
-import { pascalCase, singular } from '../openapi/names.js';
+import { componentName, isTypedResource, propertiesOf } from '../openapi/classify.js';
 import { deref, isObject, jsonEqual, type OpenApiDocument, type Reference, type SchemaObject } from '../openapi/document.js';
 
 /**
@@ -22,34 +21,57 @@ export function toTypedResource(
 ): SchemaObject | Reference {
   if (isTypedResource(document, schema)) return schema;
   const resolved = deref<SchemaObject>(document, schema);
-  if (!resolved || !isObject(resolved.properties)) return schema;
-  const { id: _id, ...properties } = resolved.properties;
-  const attributes: SchemaObject = {
-    ...resolved,
-    properties,
-    ...(resolved.required ? { required: resolved.required.filter((name) => name !== 'id') } : {}),
-  };
+  const attributes = resolved && attributesOf(document, resolved);
+  if (!attributes) return schema;
   const name = componentName(schema);
-  const attributesSchema = name ? install(document, `${name}Attributes`, attributes, problems) : attributes;
   const typed: SchemaObject = {
     type: 'object',
     required: ['id', 'type', 'attributes'],
     properties: {
       id: { type: 'string', description: 'Identifier of the resource.' },
       type: { type: 'string', enum: [resourceType], description: 'Kind of the resource.' },
-      attributes: attributesSchema,
+      attributes: name ? install(document, `${name}Attributes`, attributes, problems) : attributes,
     },
   };
-  // Named after the collection: one schema served by `/tags` and `/labels` makes two kinds of resource.
-  const wrapper = resourceType ? pascalCase(singular(resourceType)) : name;
-  return name ? install(document, `${wrapper}Resource`, typed, problems) : typed;
+  return name ? install(document, `${name}Resource`, typed, problems) : typed;
 }
 
+/** The resource without its id; `allOf` compositions are flattened into one object. */
+function attributesOf(document: OpenApiDocument, resolved: SchemaObject): SchemaObject | undefined {
+  if (resolved.allOf) {
+    const fields = propertiesOf(document, resolved).filter(({ name }) => name !== 'id');
+    if (fields.length === 0) return undefined;
+    const required = fields.filter((field) => field.required).map((field) => field.name);
+    return {
+      type: 'object',
+      properties: Object.fromEntries(fields.map((field) => [field.name, field.schema])),
+      ...(required.length > 0 ? { required } : {}),
+    };
+  }
+  if (!isObject(resolved.properties)) return undefined;
+  const { id: _id, ...properties } = resolved.properties;
+  return {
+    ...resolved,
+    properties,
+    ...(resolved.required ? { required: resolved.required.filter((name) => name !== 'id') } : {}),
+  };
+}
+
+/**
+ * Adds a generated component. One wrapper may serve several collections
+ * (`Tag` under `/tags` and `/labels`): its `type` then lists them all. Any
+ * other difference from a component of that name is a conflict.
+ */
 function install(document: OpenApiDocument, name: string, schema: SchemaObject, problems: Diagnostic[]): Reference {
   const schemas = ((document.components ??= {}).schemas ??= {});
-  const existing = schemas[name];
+  const existing = schemas[name] as SchemaObject | undefined;
+  const kinds = (value: SchemaObject | undefined) => (value?.properties?.type as SchemaObject | undefined)?.enum;
+  const union = [...new Set([...(kinds(existing) ?? []), ...(kinds(schema) ?? [])])].sort();
+  const withKinds = (value: SchemaObject) =>
+    kinds(value) ? { ...value, properties: { ...value.properties, type: { ...(value.properties!.type as SchemaObject), enum: union } } } : value;
   if (existing === undefined) schemas[name] = schema;
-  else if (!jsonEqual(existing, schema)) {
+  else if (jsonEqual(withKinds(existing), withKinds(schema))) schemas[name] = withKinds(existing);
+  else {
     problems.push(
       diagnostic('CONVENTION_NAME_CONFLICT', `components.schemas.${name} exists, but the typed resource shape needs that name`, {
         pointer: toPointer(['components', 'schemas', name]),

@@ -955,3 +955,22 @@ describe('versioning conflicts', () => {
     expect(merge(input).config.versioning.version).toBe(3);
   });
 });
+
+describe('typed shape: more schemas', () => {
+  test('a list of BookSummary beside reads of Book gives two wrappers, no conflict', () => {
+    const input = spec({ 'x-specforge': { resourceShape: 'typed' } });
+    input.components!.schemas!.BookSummary = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, title: { type: 'string' } } };
+    (input.paths!['/books']!.get as OperationObject).responses = { '200': ok({ type: 'array', items: ref('BookSummary') }) };
+    const merged = merge(input).document;
+    expect(Object.keys(merged.components!.schemas!)).toEqual(expect.arrayContaining(['BookSummaryResource', 'BookResource']));
+  });
+
+  test('an allOf schema is flattened into its attributes', () => {
+    const input = spec({ 'x-specforge': { resourceShape: 'typed' } });
+    input.components!.schemas!.Book = {
+      allOf: [{ type: 'object', required: ['id'], properties: { id: { type: 'string' } } }, { type: 'object', required: ['title'], properties: { title: { type: 'string' } } }],
+    };
+    const attributes = merge(input).document.components!.schemas!.BookAttributes as SchemaObject;
+    expect(attributes).toEqual({ type: 'object', properties: { title: { type: 'string' } }, required: ['title'] });
+  });
+});
