@@ -175,7 +175,7 @@ export async function check(options: GenerateOptions): Promise<CheckResult> {
   const { files, sources, resources } = await buildOutputs(options);
   const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {}), MANIFEST_PATH]);
   const findings = findDrift({ files, previous, disk });
-  const expected = planWrite({ files, previous, disk, force: true, outDir: options.outDir }).files;
+  const expected = planWrite({ files, previous, disk, force: false, outDir: options.outDir }).files;
   const manifest = manifestFor(sources, resources, expected);
   if (previous === undefined) findings.push({ path: MANIFEST_PATH, problem: 'missing' });
   else if (disk.get(MANIFEST_PATH) !== sha256(serializeManifest(manifest))) findings.push({ path: MANIFEST_PATH, problem: 'stale' });

@@ -15,7 +15,12 @@ import { sha256 } from './write/manifest.js';
 /** The package root: `dist/resources.js` and `src/resources.ts` both sit one level below it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export const VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const PACKAGE = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+
+export const VERSION: string = PACKAGE.version;
 
 export interface Resources {
   fragments: ConventionFragments;
@@ -34,8 +39,10 @@ export function loadResources(templatesOverride?: string): Resources {
     for (const [path, template] of listTemplates(templatesOverride)) templates.set(path, template);
   }
   const sorted = new Map([...templates].sort(([a], [b]) => (a < b ? -1 : 1)));
+  // The dependencies that shape the output (prettier, openapi-typescript…) are pinned exactly in
+  // package.json, so its dependency list stands for their versions.
   const fingerprint = sha256(
-    JSON.stringify([VERSION, fragments, [...sorted].map(([path, { source }]) => [path, source])]),
+    JSON.stringify([VERSION, PACKAGE.dependencies, fragments, [...sorted].map(([path, { source }]) => [path, source])]),
   );
   return { fragments, templates: sorted, fingerprint };
 }

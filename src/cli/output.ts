@@ -61,6 +61,7 @@ const VERBS: Record<Change, string> = {
   overwrite: 'overwrote',
   unchanged: 'unchanged',
   keep: 'kept',
+  skip: 'skipped',
   delete: 'deleted',
   conflict: 'conflict',
 };
@@ -71,7 +72,14 @@ export function printActions(output: Output, actions: readonly Action[], dryRun:
   for (const action of actions) {
     if (action.change === 'unchanged' || output.quiet) continue;
     const verb = VERBS[action.change];
-    const note = action.change === 'keep' ? ' (scaffold: yours, not touched)' : action.backupTo ? ` (your version saved as ${action.backupTo})` : '';
+    const note =
+      action.change === 'keep'
+        ? ' (scaffold: yours, not touched)'
+        : action.change === 'skip'
+          ? ' (scaffold you deleted: stays deleted; --force recreates it)'
+          : action.backupTo
+            ? ` (your version saved as ${action.backupTo})`
+            : '';
     output.out(`  ${(dryRun ? `${would}${verb}` : verb).padEnd(dryRun ? 18 : 10)} ${action.path}${note}`);
   }
   const count = (change: Change) => actions.filter((action) => action.change === change).length;

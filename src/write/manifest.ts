@@ -21,6 +21,21 @@ export interface Manifest {
   files: Record<string, { kind: FileKind; sha256: string }>;
 }
 
+const isHash = (value: unknown) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+
+/** What is wrong with a manifest's shape, if anything: every field later read is checked here. */
+function shapeProblem(value: Manifest): string | undefined {
+  if (typeof value.generator !== 'string' || typeof value.settings !== 'string') return '`generator` and `settings` must be strings';
+  if (!Array.isArray(value.inputs) || !value.inputs.every((input) => typeof input?.path === 'string' && isHash(input.sha256))) {
+    return '`inputs` must list { path, sha256 }';
+  }
+  if (typeof value.files !== 'object' || value.files === null) return '`files` must be an object';
+  for (const [path, entry] of Object.entries(value.files)) {
+    if ((entry?.kind !== 'generated' && entry?.kind !== 'scaffold') || !isHash(entry.sha256)) return `files["${path}"] must be { kind, sha256 }`;
+  }
+  return undefined;
+}
+
 export function sha256(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -33,7 +48,9 @@ export function serializeManifest(manifest: Manifest): string {
 export function parseManifest(text: string, file: string): Manifest {
   try {
     const value = JSON.parse(text) as Manifest;
-    if (value.manifestVersion !== MANIFEST_VERSION || typeof value.files !== 'object') throw new Error('unknown manifest version');
+    if (value.manifestVersion !== MANIFEST_VERSION) throw new Error(`unknown manifest version ${String(value.manifestVersion)}`);
+    const problem = shapeProblem(value);
+    if (problem) throw new Error(problem);
     return value;
   } catch (error) {
     throw new SpecforgeError([

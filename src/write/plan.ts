@@ -13,6 +13,7 @@ export type Change =
   | 'unchanged' // on disk with the new content already
   | 'overwrite' // edited by hand (or not ours), overwritten because of --force (a backup is kept)
   | 'keep' // a scaffold that exists: it belongs to the user
+  | 'skip' // a scaffold the user deleted after it was created: it stays deleted (--force recreates it)
   | 'delete' // generated last time, no longer produced
   | 'conflict'; // would overwrite or delete someone's work
 
@@ -61,7 +62,7 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     const onDisk = disk.get(file.path);
     const recorded = previous?.files[file.path]?.sha256;
     let change: Change;
-    if (onDisk === undefined) change = 'create';
+    if (onDisk === undefined) change = file.kind === 'scaffold' && recorded !== undefined && !force ? 'skip' : 'create';
     else if (file.kind === 'scaffold') change = 'keep';
     else if (onDisk === hash) change = 'unchanged';
     else if (onDisk === recorded) change = 'update';
@@ -69,7 +70,9 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     if (change === 'conflict') conflicts.push(conflictFor(file.path, recorded !== undefined, outDir));
     const backup = change === 'overwrite' ? { backupTo: backupPath(file.path, onDisk!) } : {};
     actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, sha256: hash, ...backup });
-    manifestFiles[file.path] = { kind: file.kind, sha256: file.kind === 'scaffold' && change === 'keep' ? previous?.files[file.path]?.sha256 ?? hash : hash };
+    // A scaffold's entry records what it was created with, for as long as it is the user's.
+    const created = file.kind === 'scaffold' && (change === 'keep' || change === 'skip') ? recorded : undefined;
+    manifestFiles[file.path] = { kind: file.kind, sha256: created ?? hash };
   }
 
   for (const [path, entry] of Object.entries(previous?.files ?? {})) {

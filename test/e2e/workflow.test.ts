@@ -120,6 +120,16 @@ describe('regeneration', () => {
     expect(result.stdout).toMatch(/kept\s+README\.md/);
     expect(readFileSync(readme, 'utf8')).toBe('# My service\n');
     expect(readFileSync(join(out, 'openapi.merged.yaml'), 'utf8')).toContain('title: Bookshop\n');
+
+    // Deleted, it stays deleted; --force brings it back.
+    rmSync(readme);
+    edit(spec, (text) => text.replace('title: Bookshop\n', 'title: Bookshop again\n'));
+    const afterDelete = await runCli(['generate', spec, '--out', out]);
+    expect(afterDelete.stdout).toMatch(/skipped\s+README\.md/);
+    expect(existsSync(readme)).toBe(false);
+    expect((await runCli(['check', spec, '--out', out])).code).toBe(0);
+    await runCli(['generate', spec, '--out', out, '--force']);
+    expect(readFileSync(readme, 'utf8')).toContain('# Bookshop again');
   });
 
   test('a resource removed from the spec takes its generated files with it', async () => {

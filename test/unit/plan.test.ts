@@ -46,7 +46,9 @@ describe('planWrite: one file at a time', () => {
     { name: 'scaffold, exists → keep', kind: 'scaffold', onDisk: 'user code', recorded: 'old', want: 'keep' },
     { name: 'scaffold, exists, not in the manifest → keep', kind: 'scaffold', onDisk: 'user code', recorded: undefined, want: 'keep' },
     { name: 'scaffold, exists, --force → keep', kind: 'scaffold', onDisk: 'user code', recorded: 'old', force: true, want: 'keep' },
-    { name: 'scaffold, missing → recreated', kind: 'scaffold', onDisk: undefined, recorded: 'old', want: 'create' },
+    { name: 'scaffold, deleted by the user → stays deleted', kind: 'scaffold', onDisk: undefined, recorded: 'old', want: 'skip' },
+    { name: 'scaffold, deleted by the user, --force → recreated', kind: 'scaffold', onDisk: undefined, recorded: 'old', force: true, want: 'create' },
+    { name: 'scaffold, never created → create', kind: 'scaffold', onDisk: undefined, recorded: undefined, want: 'create' },
   ])('$name', ({ kind = 'generated', onDisk, recorded, force = false, want, conflict }) => {
     const path = 'src/a.ts';
     const plan = planWrite({
@@ -199,13 +201,13 @@ describe('manifest', () => {
   const unsorted: Manifest = {
     manifestVersion: MANIFEST_VERSION,
     generator: 'specforge@1.2.3',
-    inputs: [{ path: 'api.yaml', sha256: 'abc' }],
+    inputs: [{ path: 'api.yaml', sha256: sha256('api') }],
     settings: 'fingerprint',
     files: {
-      'src/z.ts': { kind: 'generated', sha256: '1' },
-      'a.yaml': { kind: 'generated', sha256: '2' },
-      'src/a.ts': { kind: 'scaffold', sha256: '3' },
-      'src/B.ts': { kind: 'generated', sha256: '4' },
+      'src/z.ts': { kind: 'generated', sha256: sha256('1') },
+      'a.yaml': { kind: 'generated', sha256: sha256('2') },
+      'src/a.ts': { kind: 'scaffold', sha256: sha256('3') },
+      'src/B.ts': { kind: 'generated', sha256: sha256('4') },
     },
   };
 
@@ -240,5 +242,29 @@ describe('manifest', () => {
   ])('sha256($given)', ({ given, want }) => {
     expect(sha256(given)).toBe(want);
     expect(sha256(Buffer.from(given))).toBe(want);
+  });
+});
+
+describe('parseManifest: every field it promises is checked', () => {
+  const valid = { manifestVersion: MANIFEST_VERSION, generator: 'specforge@0', inputs: [{ path: 'a.yaml', sha256: sha256('a') }], settings: 's', files: { 'x.ts': { kind: 'generated', sha256: sha256('x') } } };
+  test.each([
+    ['no inputs', { ...valid, inputs: undefined }],
+    ['an input without a hash', { ...valid, inputs: [{ path: 'a.yaml' }] }],
+    ['a file of unknown kind', { ...valid, files: { 'x.ts': { kind: 'other', sha256: sha256('x') } } }],
+    ['a file with a bad hash', { ...valid, files: { 'x.ts': { kind: 'generated', sha256: 'nope' } } }],
+    ['another version', { ...valid, manifestVersion: 99 }],
+    ['not JSON', '{'],
+  ])('%s → MANIFEST_INVALID', (_name, value) => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    expect(() => parseManifest(text, 'm.json')).toThrow(SpecforgeError);
+    try {
+      parseManifest(text, 'm.json');
+    } catch (error) {
+      expect((error as SpecforgeError).diagnostics[0]).toMatchObject({ code: 'MANIFEST_INVALID', file: 'm.json' });
+    }
+  });
+
+  test('a valid manifest is returned as it is', () => {
+    expect(parseManifest(JSON.stringify(valid), 'm.json')).toEqual(valid);
   });
 });

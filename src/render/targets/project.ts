@@ -11,11 +11,7 @@ const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', '.specfor
 export const projectTarget: Target = {
   name: 'project',
   async render({ model, renderer, specName }) {
-    const view = {
-      ...model,
-      specName,
-      versioned: model.config.versioning.mechanism === 'header' || model.config.versioning.mechanism === 'both',
-    };
+    const view = { title: model.title, version: model.version, specName };
     return [
       { path: 'README.md', contents: renderer.render('project/README.md.hbs', view), kind: 'scaffold', format: 'as-is' },
       {

@@ -54,7 +54,7 @@ function context(schema: OpenAPI3): GlobalContext {
     generatePathParams: false,
     readWriteMarkers: false,
     resolve: ($ref) => resolveRef(schema, $ref, { silent: true }),
-  } as GlobalContext;
+  } satisfies GlobalContext;
 }
 
 function partsOf(node: ts.Node): FilePart[] {
