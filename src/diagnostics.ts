@@ -17,6 +17,8 @@ export const DIAGNOSTIC_CATALOG = {
   SPEC_UNSUPPORTED_VERSION: 'Set `openapi` to a 3.0.x or 3.1.x version.',
   SPEC_REF_NOT_FOUND: 'Point the $ref at an existing location, or add the missing definition.',
   SPEC_REF_FILE_NOT_FOUND: 'Check the relative path of the $ref; it is resolved against the file that contains it.',
+  SPEC_REMOTE_REF:
+    'Download the document and reference it by a relative path: generated output must not depend on the network, nor on what a server answers that day.',
   SPEC_INVALID: 'Make the document conform to the OpenAPI specification at the location shown.',
   CONFIG_UNKNOWN_KEY: 'Remove the key or correct its spelling; `specforge --help` and the README list every option.',
   CONFIG_INVALID_VALUE: 'Use one of the documented values for this option.',

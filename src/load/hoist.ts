@@ -7,7 +7,7 @@
  * other kind of object is copied to each place that references it.
  */
 import { basename, extname } from 'node:path';
-import { parsePointer, parseRef } from '../diagnostics.js';
+import { parseRef, toPointer } from '../diagnostics.js';
 import { isObject, lookup, walk, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
 import { pascalCase } from '../openapi/names.js';
 import type { SourceSet } from './sources.js';
@@ -22,7 +22,7 @@ export function hoistInlinedFiles(document: OpenApiDocument, sources: SourceSet)
     const value = lookup(document, target);
     if (value === undefined) continue;
     if (isSchemaPosition(tokens)) {
-      const name = uniqueName(document, nameFor(target, sources));
+      const name = uniqueName(document, nameFor(tokens, sources));
       ((document.components ??= {}).schemas ??= {})[name] = value as JsonObject;
       const replacement = `#/components/schemas/${name}`;
       setAt(document, tokens, { $ref: replacement });
@@ -73,13 +73,12 @@ function inlineRefs(document: OpenApiDocument, target: string, value: unknown): 
 }
 
 /** `components/note.yaml` → `Note`; a fragment inside a file adds its last token. */
-function nameFor(target: string, sources: SourceSet): string {
-  const location = sources.locateBundled(target);
-  const file = location.file ? pascalCase(basename(location.file, extname(location.file))) : 'Schema';
-  const inFile = parsePointer(location.pointer ?? '#');
-  if (inFile.length === 0) return file;
-  const last = pascalCase(inFile.at(-1)!);
-  return location.file === sources.root ? last : file + last;
+function nameFor(tokens: string[], sources: SourceSet): string {
+  const origin = sources.resolveBundled(toPointer(tokens));
+  const file = pascalCase(basename(origin.file, extname(origin.file)));
+  if (origin.tokens.length === 0) return file;
+  const last = pascalCase(origin.tokens.at(-1)!);
+  return origin.file === sources.root ? last : file + last;
 }
 
 function uniqueName(document: OpenApiDocument, base: string): string {

@@ -90,9 +90,10 @@ async function bundle(sources: SourceSet, root: OpenApiDocument): Promise<OpenAp
     const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     return (await SwaggerParser.bundle(sources.root, structuredClone(root) as never)) as unknown as OpenApiDocument;
   } catch (error) {
-    const { message, source } = error as { message?: string; source?: string };
-    throw new SpecforgeError([
-      diagnostic('SPEC_REF_NOT_FOUND', String(message ?? error), { file: source ?? sources.root }),
-    ]);
+    // json-schema-ref-parser's errors (resolver, parser, missing pointer) are about the input;
+    // anything else is ours.
+    const { message, source, code } = error as { message?: string; source?: string; code?: unknown };
+    if (typeof code !== 'string' || !code.startsWith('E')) throw error;
+    throw new SpecforgeError([diagnostic('SPEC_REF_NOT_FOUND', String(message), { file: source ?? sources.root })]);
   }
 }

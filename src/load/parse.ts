@@ -8,24 +8,32 @@ import { diagnostic, type Diagnostic } from '../diagnostics.js';
 
 export type ParseResult = { ok: true; value: unknown } | { ok: false; problem: Diagnostic };
 
+/** JSON first where the text looks like JSON (fast); a `.yaml` file in flow style falls back to YAML. */
 export function parseText(text: string, file: string): ParseResult {
-  return looksLikeJson(text, file) ? parseJson(text, file) : parseYaml(text, file);
-}
-
-function looksLikeJson(text: string, file: string): boolean {
-  return file.endsWith('.json') || /^\s*[{[]/.test(text);
+  if (!/^\s*[{[]/.test(text) && !file.endsWith('.json')) return parseYaml(text, file);
+  const json = parseJson(text, file);
+  return json.ok || file.endsWith('.json') ? json : parseYaml(text, file);
 }
 
 function parseJson(text: string, file: string): ParseResult {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    const message = (error as Error).message;
+    const message = ((error as Error).message.split('\n')[0] ?? '').trim();
     // "Unexpected end of JSON input" names no position: the problem is at the end.
     const offset = Number(/position (\d+)/.exec(message)?.[1] ?? (/end of JSON input/.test(message) ? text.length : NaN));
-    const position = Number.isNaN(offset) ? {} : lineColumnAt(text, offset);
+    const position = Number.isNaN(offset) ? yamlErrorPosition(text) : lineColumnAt(text, offset);
     return { ok: false, problem: diagnostic('SPEC_PARSE_ERROR', `Invalid JSON: ${message}`, { file, ...position }) };
   }
+}
+
+/** Where the YAML parser (JSON is YAML) stumbles, for JSON errors whose message names no position. */
+function yamlErrorPosition(text: string): { line?: number; column?: number } {
+  const lineCounter = new LineCounter();
+  const [error] = parseDocument(text, { lineCounter, uniqueKeys: true }).errors;
+  if (!error) return {};
+  const { line, col } = lineCounter.linePos(error.pos[0]);
+  return { line, column: col };
 }
 
 function parseYaml(text: string, file: string): ParseResult {
@@ -64,10 +72,20 @@ function lineColumnAt(text: string, offset: number): { line: number; column: num
  * Line and column of the deepest node on `path` that exists in the text
  * (a missing property is reported at the object that lacks it).
  */
-export function locateInText(text: string, path: readonly string[]): { line: number; column: number } | undefined {
+/** A file's syntax tree with its line index: built once per file, on its first diagnostic. */
+export interface TextIndex {
+  root: Node | null;
+  lineCounter: LineCounter;
+}
+
+export function indexText(text: string): TextIndex {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
-  let node: Node | null | undefined = document.contents;
+  return { root: parseDocument(text, { lineCounter, keepSourceTokens: false }).contents, lineCounter };
+}
+
+export function locateInText(text: string | TextIndex, path: readonly string[]): { line: number; column: number } | undefined {
+  const { root, lineCounter } = typeof text === 'string' ? indexText(text) : text;
+  let node: Node | null | undefined = root;
   let found: Node | null | undefined = node;
   let keyOffset: number | undefined;
   for (const token of path) {

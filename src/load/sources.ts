@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { isObject, walk } from '../openapi/document.js';
-import { locateInText, parseText } from './parse.js';
+import { indexText, locateInText, parseText, type TextIndex } from './parse.js';
 
 export interface SourceFile {
   path: string;
@@ -73,8 +73,11 @@ export class SourceSet {
     while (pending.length > 0) {
       const file = pending.pop()!;
       for (const { ref, path } of refsIn(file.value)) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) continue; // a URL: swagger-parser resolves it
         const at = () => this.locate(file.path, path);
+        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) {
+          problems.push(diagnostic('SPEC_REMOTE_REF', `$ref "${ref}" is a URL; specforge reads local files only`, at()));
+          continue;
+        }
         const target = ref.startsWith('#') ? file.path : resolve(dirname(file.path), percentDecode(ref.split('#')[0]!));
         if (target !== this.root || !ref.startsWith('#')) fragments.push({ target, ref, at });
         if (this.files.has(target) || failed.has(target)) continue;
@@ -100,8 +103,16 @@ export class SourceSet {
   locate(filePath: string, path: readonly (string | number)[]): SourceLocation {
     const file = this.files.get(filePath);
     const tokens = path.map(String);
-    const position = file ? locateInText(file.text, tokens) : undefined;
+    const position = file ? locateInText(this.indexOf(file), tokens) : undefined;
     return { file: filePath, pointer: toPointer(tokens), ...position };
+  }
+
+  private readonly indexes = new Map<string, TextIndex>();
+
+  private indexOf(file: SourceFile): TextIndex {
+    let index = this.indexes.get(file.path);
+    if (!index) this.indexes.set(file.path, (index = indexText(file.text)));
+    return index;
   }
 
   /**
@@ -110,6 +121,12 @@ export class SourceSet {
    * the path passes through one (that is where the bundler inlined it).
    */
   locateBundled(pointer: string): SourceLocation {
+    const { file, tokens } = this.resolveBundled(pointer);
+    return this.locate(file, tokens);
+  }
+
+  /** The file and the path inside it that a pointer into the bundled document comes from. */
+  resolveBundled(pointer: string): { file: string; tokens: string[] } {
     let filePath = this.root;
     let node = this.files.get(filePath)?.value;
     let inFile: string[] = [];
@@ -127,7 +144,7 @@ export class SourceSet {
       inFile = [...inFile, token];
     }
     followExternalRef();
-    return this.locate(filePath, inFile);
+    return { file: filePath, tokens: inFile };
   }
 }
 

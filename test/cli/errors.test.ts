@@ -129,6 +129,12 @@ const CASES: ErrorCase[] = [
     says: '#/components/schemas/Missing',
   },
   {
+    name: '$ref to a URL',
+    spec: invalid('remote-ref.yaml'),
+    expected: [{ code: 'SPEC_REMOTE_REF', file: invalid('remote-ref.yaml'), line: 18, pointer: `${NOTES_200_SCHEMA}/$ref` }],
+    says: 'https://example.com/schemas/note.yaml',
+  },
+  {
     name: '$ref to a missing file',
     spec: invalid('missing-file-ref.yaml'),
     expected: [{ code: 'SPEC_REF_FILE_NOT_FOUND', file: invalid('missing-file-ref.yaml'), line: 18, pointer: `${NOTES_200_SCHEMA}/$ref` }],
