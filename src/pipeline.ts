@@ -22,7 +22,8 @@ import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
 import { applyPlan, readDiskState, readManifest } from './write/disk.js';
-import { MANIFEST_PATH, serializeManifest, sha256, type Manifest } from './write/manifest.js';
+import { sha256 } from './hash.js';
+import { MANIFEST_PATH, serializeManifest, type Manifest } from './write/manifest.js';
 import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
 
 /**

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import type { ConventionFragments } from './conventions/index.js';
 import { fail } from './diagnostics.js';
 import type { TemplateSet } from './render/handlebars.js';
-import { sha256 } from './write/manifest.js';
+import { sha256 } from './hash.js';
 
 /** The package root: `dist/resources.js` and `src/resources.ts` both sit one level below it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));

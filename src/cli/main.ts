@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
-import { SpecforgeError } from '../diagnostics.js';
+import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import { serializeSpec } from '../openapi/serialize.js';
 import { check, generate, mergeSpec } from '../pipeline.js';
 import { VERSION } from '../resources.js';
@@ -176,7 +176,14 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
 async function runMerge(args: Common & { out: string }): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    const { document } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
+    const { document, sources } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
+    if (args.out !== '-' && sources.all.some((file) => file.path === resolve(args.out))) {
+      throw new SpecforgeError([
+        diagnostic('OUTPUT_NOT_OURS', `--out ${args.out} is part of the spec; refusing to overwrite it`, { file: args.out }, {
+          hint: 'Write the merged spec to another file, e.g. openapi.merged.yaml.',
+        }),
+      ]);
+    }
     const text = serializeSpec(document, args.out.endsWith('.json') ? 'json' : 'yaml');
     if (args.out === '-') process.stdout.write(text);
     else {

@@ -19,9 +19,11 @@ export function watchAndRegenerate({ inputs, run, output }: WatchOptions): Promi
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
+  let stopped = false;
 
   const rewatch = () => {
     for (const watcher of watchers) watcher.close();
+    if (stopped) return;
     watchers = inputs().flatMap((file) => {
       try {
         return [watch(file, schedule)];
@@ -32,6 +34,7 @@ export function watchAndRegenerate({ inputs, run, output }: WatchOptions): Promi
     output.err(`Watching ${watchers.length} file${watchers.length === 1 ? '' : 's'} for changes (Ctrl-C to stop)…`);
   };
   const regenerate = async () => {
+    if (stopped) return;
     if (running) {
       again = true;
       return;
@@ -54,6 +57,7 @@ export function watchAndRegenerate({ inputs, run, output }: WatchOptions): Promi
   rewatch();
   return new Promise((resolve) => {
     const stop = () => {
+      stopped = true; // a regeneration still running finishes, then watches nothing
       for (const watcher of watchers) watcher.close();
       clearTimeout(timer);
       resolve();

@@ -21,7 +21,8 @@ import { errorsFor } from './errors.js';
 import { conventionParameters } from './parameters.js';
 import { toTypedResource } from './resource-shape.js';
 import { conventionResponses } from './responses.js';
-import { applyDefaultSecurity, effectiveSecurity, isSecured } from './security.js';
+import { effectiveSecurity, isSecured } from '../openapi/security.js';
+import { applyDefaultSecurity } from './security.js';
 import { applyVersionSegment, declaredVersion } from './versioning.js';
 
 export type { ConventionFragments } from './components.js';

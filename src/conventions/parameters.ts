@@ -6,28 +6,10 @@
  * from the item's scalar fields; a filter the spec declares itself is kept.
  */
 import type { OperationConfig } from '../config.js';
-import {
-  CREATED_FIELDS,
-  findField,
-  pathParams,
-  scalarTypeOf,
-  type Field,
-  type OperationKind,
-} from '../openapi/classify.js';
+import { CREATED_FIELDS, findField, scalarTypeOf, type Field, type OperationKind } from '../openapi/classify.js';
+import { filterableFields, OWNED_QUERY_PARAMETERS, sortableFields } from '../openapi/fields.js';
 import { deref, type JsonObject, type OpenApiDocument, type ParameterObject, type Reference } from '../openapi/document.js';
 
-export const OWNED_QUERY_PARAMETERS = new Set([
-  'cursor',
-  'page',
-  'limit',
-  'sort',
-  'order',
-  'fields',
-  'include',
-  'search',
-  'created_after',
-  'created_before',
-]);
 
 const ref = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
 
@@ -42,20 +24,6 @@ export interface ParameterInput {
   declared: (ParameterObject | Reference)[];
   /** The path item's: a filter declared there is the spec's, and is not generated again. */
   inherited: (ParameterObject | Reference)[];
-}
-
-/** Fields that can be filtered on by equality: scalars, but not the id and not timestamps. */
-export function filterableFields(fields: Field[], path: string): Field[] {
-  const taken = new Set([...OWNED_QUERY_PARAMETERS, ...pathParams(path), 'id']);
-  return fields.filter(
-    ({ name, schema }) =>
-      !taken.has(name) && scalarTypeOf(schema) !== undefined && schema.format !== 'date-time' && schema.writeOnly !== true,
-  );
-}
-
-/** Fields a list can be sorted by: every readable scalar field, timestamps included. */
-export function sortableFields(fields: Field[]): string[] {
-  return fields.filter(({ schema }) => scalarTypeOf(schema) !== undefined && schema.writeOnly !== true).map(({ name }) => name);
 }
 
 export function conventionParameters(document: OpenApiDocument, input: ParameterInput): (ParameterObject | Reference)[] {

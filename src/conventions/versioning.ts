@@ -6,6 +6,7 @@
  */
 import type { VersioningMechanism } from '../config.js';
 import type { OpenApiDocument } from '../openapi/document.js';
+import { basePathOf } from '../openapi/servers.js';
 
 const VERSION_SEGMENT = /\/v(\d+)(?=\/|$)/;
 
@@ -19,12 +20,6 @@ export function declaredVersion(document: OpenApiDocument): number | undefined {
   const versions = new Set(paths.map((path) => VERSION_SEGMENT.exec(path)?.[1]));
   const [only] = versions;
   return versions.size === 1 && only !== undefined && paths.length > 0 ? Number(only) : undefined;
-}
-
-/** The path part of a server URL (`http://host/api` → `/api`, `/api/` → `/api`). */
-export function basePathOf(url: string): string {
-  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
-  return path.replace(/\/+$/, '');
 }
 
 export function applyVersionSegment(document: OpenApiDocument, mechanism: VersioningMechanism, version: number): void {

@@ -4,10 +4,10 @@
  * reference be reported at the `$ref` that names it, with file and line, and
  * gives `--watch` and the manifest the full list of inputs.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { sha256 } from '../hash.js';
 import { isObject, walk } from '../openapi/document.js';
 import { indexText, locateInText, parseText, type TextIndex } from './parse.js';
 
@@ -53,7 +53,7 @@ export class SourceSet {
     const text = bytes.toString('utf8');
     const parsed = parseText(text, path);
     if (!parsed.ok) return parsed.problem;
-    const file: SourceFile = { path, text, value: parsed.value, hash: createHash('sha256').update(bytes).digest('hex') };
+    const file: SourceFile = { path, text, value: parsed.value, hash: sha256(bytes) };
     this.files.set(path, file);
     return file;
   }

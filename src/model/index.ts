@@ -4,9 +4,6 @@
  */
 import { EXTENSION, operationConfig, type Config } from '../config.js';
 import { ERRORS, OWNED_ERROR_STATUSES, type ErrorKind } from '../conventions/errors.js';
-import { filterableFields, sortableFields } from '../conventions/parameters.js';
-import { effectiveSecurity, isSecured } from '../conventions/security.js';
-import { basePathOf } from '../conventions/versioning.js';
 import {
   classifyOperation,
   CREATED_FIELDS,
@@ -27,12 +24,14 @@ import {
   type PathItemObject,
   type RequestBodyObject,
 } from '../openapi/document.js';
+import { filterableFields, sortableFields } from '../openapi/fields.js';
 import { camelCase, kebabCase, pascalCase, singular } from '../openapi/names.js';
+import { effectiveSecurity, isSecured } from '../openapi/security.js';
+import { basePathOf } from '../openapi/servers.js';
 import type {
   ApiModel,
   FieldModel,
   OperationModel,
-  ParameterModel,
   ParametersByLocation,
   ResourceModel,
   SecurityModel,

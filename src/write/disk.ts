@@ -5,7 +5,8 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { MANIFEST_PATH, parseManifest, serializeManifest, sha256, type Manifest } from './manifest.js';
+import { sha256 } from '../hash.js';
+import { MANIFEST_PATH, parseManifest, serializeManifest, type Manifest } from './manifest.js';
 import type { DiskState, Plan } from './plan.js';
 
 

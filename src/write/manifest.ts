@@ -4,7 +4,6 @@
  * file we wrote from one a person edited, and how an unchanged spec is
  * recognised without running the pipeline.
  */
-import { createHash } from 'node:crypto';
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import type { FileKind } from '../render/index.js';
 
@@ -36,9 +35,6 @@ function shapeProblem(value: Manifest): string | undefined {
   return undefined;
 }
 
-export function sha256(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 export function serializeManifest(manifest: Manifest): string {
   const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

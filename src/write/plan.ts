@@ -5,7 +5,8 @@
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { FileKind, OutputFile } from '../render/index.js';
-import { sha256, type Manifest } from './manifest.js';
+import { sha256 } from '../hash.js';
+import type { Manifest } from './manifest.js';
 
 export type Change =
   | 'create' // not on disk

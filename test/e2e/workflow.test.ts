@@ -233,3 +233,14 @@ describe('--templates: a template that renders code that does not parse', () => 
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe('merge', () => {
+  test('refuses to write over a file of the spec itself', async () => {
+    const { spec } = bookshop();
+    const before = readFileSync(spec, 'utf8');
+    const result = await runCli(['merge', spec, '--out', spec]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('OUTPUT_NOT_OURS');
+    expect(readFileSync(spec, 'utf8')).toBe(before);
+  });
+});

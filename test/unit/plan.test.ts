@@ -1,4 +1,5 @@
-import { MANIFEST_VERSION, parseManifest, serializeManifest, sha256, type Manifest } from '../../src/write/manifest.js';
+import { sha256 } from '../../src/hash.js';
+import { MANIFEST_VERSION, parseManifest, serializeManifest, type Manifest } from '../../src/write/manifest.js';
 import { findDrift, planWrite, type Action, type Change, type Finding } from '../../src/write/plan.js';
 import { SpecforgeError } from '../../src/diagnostics.js';
 import type { FileKind, OutputFile } from '../../src/render/index.js';
