@@ -5,6 +5,7 @@
  * sees exactly what `generate` saw. Every default is set here, once.
  */
 import { diagnostic, SpecforgeError, toPointer, type Diagnostic } from './diagnostics.js';
+import { HTTP_METHODS } from './openapi/document.js';
 
 export const EXTENSION = 'x-specforge';
 
@@ -124,35 +125,42 @@ function levenshtein(a: string, b: string): number {
 
 // ── resolution ───────────────────────────────────────────────────────────────
 
-type Partial2<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
+/** Each top-level member optional, and each member of those too. */
+type ShallowPartial<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+/** A path item's or an operation's extension, with where it stands and what it inherits. */
+interface LocalExtension {
+  path: string[];
+  extension: unknown;
+  /** The path item's extension, for an operation's. */
+  inherited: unknown;
+}
+
+/** Every `x-specforge` below the root: on path items, then on their operations. */
+function localExtensions(spec: Record<string, unknown>): LocalExtension[] {
+  const paths = (spec.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  return Object.entries(paths).flatMap(([path, item]) => {
+    if (!item || typeof item !== 'object') return [];
+    const onItem = item[EXTENSION] === undefined ? [] : [{ path: ['paths', path, EXTENSION], extension: item[EXTENSION], inherited: undefined }];
+    const onOperations = HTTP_METHODS.flatMap((method) => {
+      const extension = (item[method] as Record<string, unknown> | undefined)?.[EXTENSION];
+      return extension === undefined ? [] : [{ path: ['paths', path, method, EXTENSION], extension, inherited: item[EXTENSION] }];
+    });
+    return [...onItem, ...onOperations];
+  });
+}
 
 /** Collects every configuration problem in the document (root, path items, operations). */
 export function validateConfig(spec: Record<string, unknown>, file?: string): Diagnostic[] {
-  const problems: Diagnostic[] = [];
-  if (spec[EXTENSION] !== undefined) problems.push(...checkAgainst(spec[EXTENSION], ROOT_SHAPE, [EXTENSION], file));
-  const paths = (spec.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  for (const [path, item] of Object.entries(paths)) {
-    if (!item || typeof item !== 'object') continue;
-    if (item[EXTENSION] !== undefined) {
-      problems.push(...checkAgainst(item[EXTENSION], OPERATION_SHAPE, ['paths', path, EXTENSION], file));
-    }
-    for (const method of HTTP_METHODS) {
-      const operation = item[method] as Record<string, unknown> | undefined;
-      if (operation?.[EXTENSION] !== undefined) {
-        problems.push(...checkAgainst(operation[EXTENSION], OPERATION_SHAPE, ['paths', path, method, EXTENSION], file));
-      }
-    }
-  }
-  return problems;
+  const root = spec[EXTENSION] === undefined ? [] : checkAgainst(spec[EXTENSION], ROOT_SHAPE, [EXTENSION], file);
+  return [...root, ...localExtensions(spec).flatMap(({ path, extension }) => checkAgainst(extension, OPERATION_SHAPE, path, file))];
 }
 
 /** The API's configuration: the root extension over the defaults. */
 export function resolveConfig(spec: Record<string, unknown>, file?: string): Config {
   const problems = validateConfig(spec, file);
   if (problems.length > 0) throw new SpecforgeError(problems);
-  const given = (spec[EXTENSION] ?? {}) as Partial2<Config>;
+  const given = (spec[EXTENSION] ?? {}) as ShallowPartial<Config>;
   const info = (spec.info ?? {}) as { version?: unknown };
   const config: Config = {
     ...mergeOperationConfig(DEFAULTS, given),
@@ -164,25 +172,15 @@ export function resolveConfig(spec: Record<string, unknown>, file?: string): Con
     rateLimit: { ...DEFAULTS.rateLimit, ...given.rateLimit },
     bodyLimit: given.bodyLimit ?? DEFAULTS.bodyLimit,
   };
-  const pageSizes = [pagingProblem(config.paging, [EXTENSION, 'paging'], file), ...operationPagingProblems(spec, config, file)];
-  const found = pageSizes.filter((problem) => problem !== undefined);
-  if (found.length > 0) throw new SpecforgeError(found);
+  // Page sizes as they combine: an operation's default above the API's maximum is as wrong as the API's own.
+  const pageSizes = [
+    pagingProblem(config.paging, [EXTENSION, 'paging'], file),
+    ...localExtensions(spec).map(({ path, extension, inherited }) =>
+      pagingProblem(operationConfig(config, inherited, extension).paging, path, file),
+    ),
+  ].filter((problem) => problem !== undefined);
+  if (pageSizes.length > 0) throw new SpecforgeError(pageSizes);
   return config;
-}
-
-/** Each path item's and operation's page sizes, as they combine with the API's. */
-function operationPagingProblems(spec: Record<string, unknown>, api: OperationConfig, file: string | undefined): (Diagnostic | undefined)[] {
-  const paths = (spec.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  return Object.entries(paths).flatMap(([path, item]) => {
-    if (!item || typeof item !== 'object') return [];
-    const onItem = item[EXTENSION] !== undefined ? [pagingProblem(operationConfig(api, item[EXTENSION], undefined).paging, ['paths', path, EXTENSION], file)] : [];
-    const onOperations = HTTP_METHODS.flatMap((method) => {
-      const extension = (item[method] as Record<string, unknown> | undefined)?.[EXTENSION];
-      if (extension === undefined) return [];
-      return [pagingProblem(operationConfig(api, item[EXTENSION], extension).paging, ['paths', path, method, EXTENSION], file)];
-    });
-    return [...onItem, ...onOperations];
-  });
 }
 
 /** An operation's configuration: operation over path item over the API's. */
@@ -192,12 +190,12 @@ export function operationConfig(
   operationExtension: unknown,
 ): OperationConfig {
   return mergeOperationConfig(
-    mergeOperationConfig(api, (pathItemExtension ?? {}) as Partial2<OperationConfig>),
-    (operationExtension ?? {}) as Partial2<OperationConfig>,
+    mergeOperationConfig(api, (pathItemExtension ?? {}) as ShallowPartial<OperationConfig>),
+    (operationExtension ?? {}) as ShallowPartial<OperationConfig>,
   );
 }
 
-function mergeOperationConfig(base: OperationConfig, given: Partial2<OperationConfig>): OperationConfig {
+function mergeOperationConfig(base: OperationConfig, given: ShallowPartial<OperationConfig>): OperationConfig {
   return {
     resourceShape: given.resourceShape ?? base.resourceShape,
     paging: { ...base.paging, ...given.paging },

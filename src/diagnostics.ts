@@ -113,9 +113,14 @@ export function percentDecode(text: string): string {
   }
 }
 
+/** Text in an ANSI style (`1` bold, `2` dim, `31` red…), or plain when colour is off. */
+export function ansi(color: boolean, code: string, text: string): string {
+  return color ? `\u001b[${code}m${text}\u001b[0m` : text;
+}
+
 /** `✘ CODE  file:line:col  #/pointer` then the message and the fix, one per line. */
 export function formatDiagnostic(d: Diagnostic, options: { color: boolean; cwd?: string }): string {
-  const paint = (code: string, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const paint = (code: string, text: string) => ansi(options.color, code, text);
   const mark = d.severity === 'error' ? paint('31', '✘') : paint('33', '⚠');
   const file = d.file ? relativeTo(d.file, options.cwd) : undefined;
   const where = [

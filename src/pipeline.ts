@@ -73,9 +73,8 @@ export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & 
 }
 
 /** Every output file, formatted, in memory. */
-export async function buildOutputs(options: PipelineOptions): Promise<Outputs> {
+export async function buildOutputs(options: PipelineOptions, resources = loadResources(options.templates)): Promise<Outputs> {
   const progress = options.progress ?? SILENT;
-  const resources = loadResources(options.templates);
   const formatter = createFormatter({ threads: formatThreads(options.spec) });
   try {
     const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
@@ -151,10 +150,11 @@ export interface GenerateResult {
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const outDir = resolve(options.outDir);
   const previous = readManifest(outDir);
-  if (!options.force && previous && isUpToDate(options, outDir, previous)) {
+  const resources = loadResources(options.templates);
+  if (!options.force && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
     return { actions: [], upToDate: true, inputs: previous.inputs.map((input) => resolve(dirname(options.spec), input.path)) };
   }
-  const { files, sources, resources } = await buildOutputs(options);
+  const { files, sources } = await buildOutputs(options, resources);
   const progress = options.progress ?? SILENT;
   return stage(progress, 'write', () => {
     const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {})]);
@@ -195,17 +195,16 @@ function manifestFor(sources: SourceSet, resources: Resources, files: Manifest['
 }
 
 /** Same inputs, same settings, outputs untouched: the run would change nothing. */
-function isUpToDate(options: PipelineOptions, outDir: string, previous: Manifest): boolean {
-  if (previous.settings !== loadResources(options.templates).fingerprint) return false;
-  const root = dirname(resolve(options.spec));
-  const rootName = relative(root, resolve(options.spec)).split(sep).join('/');
+function isUpToDate({ spec, outDir, previous, settings }: { spec: string; outDir: string; previous: Manifest; settings: string }): boolean {
+  if (previous.settings !== settings) return false;
+  const root = dirname(resolve(spec));
+  const rootName = relative(root, resolve(spec)).split(sep).join('/');
   if (!previous.inputs.some((input) => input.path === rootName)) return false;
   for (const input of previous.inputs) {
     const hash = readDiskState(root, [input.path]).get(input.path);
     if (hash !== input.sha256) return false;
   }
   const disk = readDiskState(outDir, Object.keys(previous.files));
-  return Object.entries(previous.files).every(([path, entry]) =>
-    entry.kind === 'scaffold' ? disk.get(path) !== undefined : disk.get(path) === entry.sha256,
-  );
+  // Scaffolds are the user's, edited or deleted: they never make a run necessary.
+  return Object.entries(previous.files).every(([path, entry]) => entry.kind === 'scaffold' || disk.get(path) === entry.sha256);
 }

@@ -11,6 +11,7 @@ import type { ConventionFragments } from './conventions/index.js';
 import { fail } from './diagnostics.js';
 import type { TemplateSet } from './render/handlebars.js';
 import { sha256 } from './hash.js';
+import { byKey } from './order.js';
 
 /** The package root: `dist/resources.js` and `src/resources.ts` both sit one level below it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,7 +39,7 @@ export function loadResources(templatesOverride?: string): Resources {
     }
     for (const [path, template] of listTemplates(templatesOverride)) templates.set(path, template);
   }
-  const sorted = new Map([...templates].sort(([a], [b]) => (a < b ? -1 : 1)));
+  const sorted = new Map([...templates].sort(byKey));
   // The dependencies that shape the output (prettier, openapi-typescript…) are pinned exactly in
   // package.json, so its dependency list stands for their versions.
   const fingerprint = sha256(

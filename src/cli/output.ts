@@ -2,7 +2,7 @@
  * How the CLI speaks: results on stdout, progress and diagnostics on stderr,
  * colour only on a terminal and never under NO_COLOR.
  */
-import { formatDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { ansi, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import type { Progress } from '../pipeline.js';
 import type { Action, Change, Finding } from '../write/plan.js';
 
@@ -24,7 +24,7 @@ export function consoleOutput(options: { quiet?: boolean; color?: boolean }): Ou
 }
 
 export function paint(output: Output, code: string, text: string): string {
-  return output.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+  return ansi(output.color, code, text);
 }
 
 export function printDiagnostics(output: Output, diagnostics: readonly Diagnostic[]): void {

@@ -5,7 +5,7 @@
  * with the error envelope.
  */
 import type { PagingStyle } from '../config.js';
-import { isEnvelope, isArraySchema, JSON_MEDIA_TYPE, type OperationKind } from '../openapi/classify.js';
+import { isEnvelope, isArraySchema, isJsonMediaType, type OperationKind } from '../openapi/classify.js';
 import {
   deref,
   type JsonObject,
@@ -61,7 +61,7 @@ function successResponse(document: OpenApiDocument, declared: ResponseObject | R
   const response = structuredClone(deref<ResponseObject>(document, declared) ?? { description: 'Success' });
   const content = response.content ?? {};
   for (const [mediaType, media] of Object.entries(content)) {
-    if (!JSON_MEDIA_TYPE.test(mediaType.split(';')[0]!.trim()) || !media.schema) continue;
+    if (!isJsonMediaType(mediaType) || !media.schema) continue;
     const wrapped = wrapInEnvelope(document, media.schema, input);
     if (wrapped === media.schema) continue;
     media.schema = wrapped;

@@ -8,15 +8,16 @@
  */
 import { basename, extname } from 'node:path';
 import { parseRef, toPointer } from '../diagnostics.js';
-import { isObject, lookup, walk, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
+import { lookup, visitRefs, walk, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
 import { pascalCase } from '../openapi/names.js';
 import type { SourceSet } from './sources.js';
+import { byText } from '../order.js';
 
 const SCHEMA_KEYS = new Set(['schema', 'items', 'additionalProperties', 'not', 'contains', 'propertyNames']);
 const SCHEMA_LISTS = new Set(['properties', 'allOf', 'anyOf', 'oneOf', 'patternProperties', '$defs', 'definitions', 'prefixItems']);
 
 export function hoistInlinedFiles(document: OpenApiDocument, sources: SourceSet): void {
-  const targets = [...new Set(refsOutsideComponents(document))].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1));
+  const targets = [...new Set(refsOutsideComponents(document))].sort((a, b) => depth(b) - depth(a) || byText(a, b));
   for (const target of targets) {
     const tokens = parseRef(target);
     const value = lookup(document, target);
@@ -45,30 +46,24 @@ function isSchemaPosition(tokens: string[]): boolean {
 
 function refsOutsideComponents(document: OpenApiDocument): string[] {
   const found: string[] = [];
-  visitRefs(document, (holder) => {
-    const ref = holder.$ref as string;
-    if (ref.startsWith('#/') && !ref.startsWith('#/components/')) found.push(ref);
+  visitRefs(document, ({ $ref }) => {
+    if ($ref.startsWith('#/') && !$ref.startsWith('#/components/')) found.push($ref);
   });
   return found;
 }
 
-function visitRefs(node: unknown, visit: (holder: JsonObject) => void): void {
-  if (typeof node !== 'object' || node === null) return;
-  if (isObject(node) && typeof node.$ref === 'string') visit(node);
-  for (const value of Object.values(node)) visitRefs(value, visit);
-}
-
 function rewriteRefs(document: OpenApiDocument, rewrite: (ref: string) => string): void {
   visitRefs(document, (holder) => {
-    holder.$ref = rewrite(holder.$ref as string);
+    holder.$ref = rewrite(holder.$ref);
   });
 }
 
 function inlineRefs(document: OpenApiDocument, target: string, value: unknown): void {
   visitRefs(document, (holder) => {
     if (holder.$ref !== target) return;
-    delete holder.$ref;
-    Object.assign(holder, structuredClone(value));
+    const inlined: JsonObject = holder;
+    delete inlined.$ref;
+    Object.assign(inlined, structuredClone(value));
   });
 }
 

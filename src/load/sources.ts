@@ -8,8 +8,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { sha256 } from '../hash.js';
-import { isObject, walk } from '../openapi/document.js';
+import { isObject, visitRefs, walk } from '../openapi/document.js';
 import { indexText, locateInText, parseText, type TextIndex } from './parse.js';
+import { byPath } from '../order.js';
 
 export interface SourceFile {
   path: string;
@@ -28,7 +29,7 @@ export class SourceSet {
   }
 
   get all(): SourceFile[] {
-    return [...this.files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return [...this.files.values()].sort(byPath);
   }
 
   get(path: string): SourceFile | undefined {
@@ -153,19 +154,8 @@ function refOf(node: unknown): string | undefined {
 }
 
 /** Every `$ref` in a document, with the path where it stands. */
-function refsIn(root: unknown): { ref: string; path: (string | number)[] }[] {
-  const found: { ref: string; path: (string | number)[] }[] = [];
-  const path: (string | number)[] = []; // one mutable path: the walk is hot on large specs
-  const visit = (node: unknown) => {
-    if (typeof node !== 'object' || node === null) return;
-    const ref = refOf(node);
-    if (ref !== undefined) found.push({ ref, path: [...path, '$ref'] });
-    for (const [key, value] of Object.entries(node)) {
-      path.push(Array.isArray(node) ? Number(key) : key);
-      visit(value);
-      path.pop();
-    }
-  };
-  visit(root);
+function refsIn(root: unknown): { ref: string; path: string[] }[] {
+  const found: { ref: string; path: string[] }[] = [];
+  visitRefs(root, ({ $ref }, path) => found.push({ ref: $ref, path: [...path, '$ref'] }));
   return found;
 }

@@ -4,7 +4,7 @@
  * problem comes back as a diagnostic whose pointer is in the bundled document.
  */
 import { diagnostic, parsePointer, parseRef, toPointer, type Diagnostic } from '../diagnostics.js';
-import { lookup } from '../openapi/document.js';
+import { lookup, visitRefs } from '../openapi/document.js';
 
 type Json = Record<string, unknown>;
 
@@ -18,27 +18,12 @@ interface AjvError {
 
 export function findBrokenRefs(document: unknown): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  const path: (string | number)[] = [];
-  const visit = (node: unknown) => {
-    if (typeof node !== 'object' || node === null) return;
-    const ref = (node as Json).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#') && resolvePointer(document, ref) === undefined) {
-      problems.push(
-        diagnostic('SPEC_REF_NOT_FOUND', `$ref "${ref}" does not resolve`, { pointer: toPointer([...path, '$ref']) }),
-      );
+  visitRefs(document, ({ $ref }, path) => {
+    if ($ref.startsWith('#') && lookup(document, $ref) === undefined) {
+      problems.push(diagnostic('SPEC_REF_NOT_FOUND', `$ref "${$ref}" does not resolve`, { pointer: toPointer([...path, '$ref']) }));
     }
-    for (const [key, value] of Object.entries(node)) {
-      path.push(key);
-      visit(value);
-      path.pop();
-    }
-  };
-  visit(document);
+  });
   return problems;
-}
-
-export function resolvePointer(document: unknown, ref: string): unknown {
-  return lookup(document, ref);
 }
 
 export async function validateOpenApi(bundled: Json): Promise<Diagnostic[]> {
@@ -108,7 +93,7 @@ function toBundledPointer(bundled: Json, instancePath: string): string {
     const ref = (node as Json | undefined)?.$ref;
     if (typeof ref === 'string' && ref.startsWith('#')) {
       tokens = parseRef(ref);
-      node = resolvePointer(bundled, ref);
+      node = lookup(bundled, ref);
     }
     node = typeof node === 'object' && node !== null ? (node as Json)[token] : undefined;
     tokens.push(token);

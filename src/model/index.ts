@@ -12,7 +12,7 @@ import {
   pathShape,
   resourceFields,
   successResponse,
-  JSON_MEDIA_TYPE,
+  isJsonMediaType,
   UPDATED_FIELDS,
 } from '../openapi/classify.js';
 import {
@@ -110,7 +110,7 @@ function requestBodyOf(body: RequestBodyObject): NonNullable<OperationModel['req
 }
 
 function jsonMediaType(content: Record<string, unknown> | undefined): string | undefined {
-  return Object.keys(content ?? {}).find((type) => JSON_MEDIA_TYPE.test(type.split(';')[0]!.trim()));
+  return Object.keys(content ?? {}).find(isJsonMediaType);
 }
 
 function errorByStatus(status: number): ErrorKind {

@@ -57,7 +57,12 @@ export function pathParams(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
-export const JSON_MEDIA_TYPE = /^application\/(.+\+)?json$/;
+const JSON_MEDIA_TYPE = /^application\/(.+\+)?json$/;
+
+/** `application/json`, `application/problem+json`, with or without parameters (`; charset=utf-8`). */
+export function isJsonMediaType(mediaType: string): boolean {
+  return JSON_MEDIA_TYPE.test(mediaType.split(';')[0]!.trim().toLowerCase());
+}
 
 /** The first 2xx status of an operation, and its response. */
 export function successResponse(
@@ -75,7 +80,7 @@ export function successResponse(
 /** The JSON schema of a response, if it has one. */
 export function jsonSchemaOf(response: ResponseObject): SchemaObject | Reference | undefined {
   for (const [mediaType, media] of Object.entries(response.content ?? {})) {
-    if (JSON_MEDIA_TYPE.test(mediaType.split(';')[0]!.trim()) && media.schema) return media.schema;
+    if (isJsonMediaType(mediaType) && media.schema) return media.schema;
   }
   return undefined;
 }

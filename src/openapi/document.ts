@@ -102,6 +102,25 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(b).length && keys.every((key) => key in b && jsonEqual(a[key], b[key]));
 }
 
+/**
+ * Calls `visit` for every object holding a string `$ref`, with the path to
+ * it. One mutable path serves the whole walk (it is hot on large specs):
+ * copy it to keep it.
+ */
+export function visitRefs(node: unknown, visit: (holder: Reference & JsonObject, path: readonly string[]) => void): void {
+  const path: string[] = [];
+  const walkNode = (value: unknown) => {
+    if (typeof value !== 'object' || value === null) return;
+    if (isReference(value)) visit(value as Reference & JsonObject, path);
+    for (const [key, child] of Object.entries(value)) {
+      path.push(key);
+      walkNode(child);
+      path.pop();
+    }
+  };
+  walkNode(node);
+}
+
 /** Follows local `$ref`s (`#/…`) until a value that is not a reference. */
 export function deref<T>(document: OpenApiDocument, value: T | Reference): T | undefined {
   let current: unknown = value;

@@ -6,6 +6,7 @@
  */
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import type { FileKind } from '../render/index.js';
+import { byKey } from '../order.js';
 
 export const MANIFEST_PATH = '.specforge/manifest.json';
 export const MANIFEST_VERSION = 1;
@@ -37,7 +38,7 @@ function shapeProblem(value: Manifest): string | undefined {
 
 
 export function serializeManifest(manifest: Manifest): string {
-  const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const files = Object.fromEntries(Object.entries(manifest.files).sort(byKey));
   return JSON.stringify({ ...manifest, files }, null, 2) + '\n';
 }
 

@@ -7,6 +7,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { FileKind, OutputFile } from '../render/index.js';
 import { sha256 } from '../hash.js';
 import type { Manifest } from './manifest.js';
+import { byPath } from '../order.js';
 
 export type Change =
   | 'create' // not on disk
@@ -88,7 +89,7 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
       actions.push({ path, kind: 'generated', change: 'delete', ...(edited ? { backupTo: backupPath(path, onDisk) } : {}) });
     }
   }
-  actions.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  actions.sort(byPath);
   return { actions, conflicts, files: manifestFiles };
 }
 
@@ -116,5 +117,5 @@ export function findDrift({ files, previous, disk }: Omit<PlanInput, 'force' | '
   for (const [path, entry] of Object.entries(previous?.files ?? {})) {
     if (!produced.has(path) && entry.kind === 'generated' && disk.get(path) !== undefined) findings.push({ path, problem: 'orphaned' });
   }
-  return findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return findings.sort(byPath);
 }

@@ -1,0 +1,16 @@
+/**
+ * Determinism by construction: every list that is not in spec order is
+ * sorted with these, by code unit, the same on every machine and locale.
+ */
+export function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return byText(a.path, b.path);
+}
+
+/** For `Object.entries(…)` and Map entries: by key. */
+export function byKey(a: readonly [string, unknown], b: readonly [string, unknown]): number {
+  return byText(a[0], b[0]);
+}
