@@ -29,7 +29,6 @@ export const DIAGNOSTIC_CATALOG = {
   OUTPUT_HAND_EDITED: 'Move your change into a scaffold file (they are never overwritten), or pass --force to discard it.',
   OUTPUT_NOT_OURS:
     'A file specforge did not write is in the way. Move it, or choose another --out directory.',
-  OUTPUT_STALE: 'Run `specforge generate` and commit the result.',
   MANIFEST_INVALID: 'Delete .specforge/manifest.json only if you know every generated file is unchanged; then regenerate.',
 } as const;
 

@@ -67,7 +67,7 @@ export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & 
   const resources = loadResources(options.templates);
   const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
   return onceValid(validated, async () => {
-    const merged = await stage(progress, 'conventions', () => inSources(sources, () => applyConventions(document, resources.fragments)));
+    const merged = await stage(progress, 'conventions', () => withDiagnosticsPlaced(sources, () => applyConventions(document, resources.fragments)));
     return { ...merged, sources };
   });
 }
@@ -80,7 +80,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
     const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
     return await onceValid(validated, async () => {
       const { document, config } = await stage(progress, 'conventions', () =>
-        inSources(sources, () => applyConventions(spec, resources.fragments)),
+        withDiagnosticsPlaced(sources, () => applyConventions(spec, resources.fragments)),
       );
       const model = await stage(progress, 'model', () => buildModel(document, config));
       const files = await stage(progress, 'render+format', () =>
@@ -124,7 +124,7 @@ async function onceValid<T>(validated: Promise<void>, work: () => Promise<T>): P
 }
 
 /** Problems found in later stages carry pointers into the bundled spec: place them in its files. */
-function inSources<T>(sources: SourceSet, run: () => T): T {
+function withDiagnosticsPlaced<T>(sources: SourceSet, run: () => T): T {
   try {
     return run();
   } catch (error) {

@@ -14,7 +14,15 @@ import {
   resourceFields,
   UPDATED_FIELDS,
 } from '../openapi/classify.js';
-import { operationsOf, type HttpMethod, type OpenApiDocument, type OperationObject, type PathItemObject } from '../openapi/document.js';
+import {
+  deref,
+  isReference,
+  operationsOf,
+  type HttpMethod,
+  type OpenApiDocument,
+  type OperationObject,
+  type PathItemObject,
+} from '../openapi/document.js';
 import { operationIdFor } from '../openapi/names.js';
 import { installComponents, type ConventionFragments } from './components.js';
 import { errorsFor } from './errors.js';
@@ -34,6 +42,7 @@ export interface MergedSpec {
 
 export function applyConventions(input: OpenApiDocument, fragments: ConventionFragments): MergedSpec {
   const document = structuredClone(input);
+  inlinePathItemRefs(document);
   const config = resolveVersion(document, resolveConfig(document));
   const problems: Diagnostic[] = installComponents(document, fragments, config.validation.status);
   applyDefaultSecurity(document, fragments);
@@ -117,8 +126,18 @@ function mergeOperation(context: OperationContext): void {
     hasUpdatedAt: findField(fields, UPDATED_FIELDS) !== undefined,
     errors,
     shapeResource: (schema) =>
-      settings.resourceShape === 'typed' ? toTypedResource(document, schema, resourceType, context.problems) : schema,
+      settings.resourceShape === 'typed' ? toTypedResource({ document, schema, resourceType, problems: context.problems }) : schema,
   });
+}
+
+/**
+ * OpenAPI 3.1 lets a path item be a `$ref` (to `components.pathItems`). The
+ * merge changes each path's operations, so each path gets its own copy.
+ */
+function inlinePathItemRefs(document: OpenApiDocument): void {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (isReference(item)) document.paths![path] = structuredClone(deref<PathItemObject>(document, item) ?? {});
+  }
 }
 
 function dedupe(problems: Diagnostic[]): Diagnostic[] {

@@ -13,12 +13,18 @@ import { deref, isObject, jsonEqual, type OpenApiDocument, type Reference, type 
  * Rewrites one resource schema into the typed shape; `problems` collects name
  * conflicts. Schemas that are not objects with properties are left as they are.
  */
-export function toTypedResource(
-  document: OpenApiDocument,
-  schema: SchemaObject | Reference,
-  resourceType: string,
-  problems: Diagnostic[],
-): SchemaObject | Reference {
+export function toTypedResource({
+  document,
+  schema,
+  resourceType,
+  problems,
+}: {
+  document: OpenApiDocument;
+  schema: SchemaObject | Reference;
+  /** The collection it is served under: the value of `type`. */
+  resourceType: string;
+  problems: Diagnostic[];
+}): SchemaObject | Reference {
   if (isTypedResource(document, schema)) return schema;
   const resolved = deref<SchemaObject>(document, schema);
   const attributes = resolved && attributesOf(document, resolved);

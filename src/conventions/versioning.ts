@@ -25,6 +25,14 @@ export function declaredVersion(document: OpenApiDocument): number | undefined {
 export function applyVersionSegment(document: OpenApiDocument, mechanism: VersioningMechanism, version: number): void {
   if (mechanism !== 'url' && mechanism !== 'both') return;
   if (declaredVersion(document) !== undefined) return;
+  // Where the paths themselves start with /api, the segment goes after it (/api/v1/books).
+  const paths = Object.keys(document.paths ?? {});
+  if (paths.length > 0 && paths.every((path) => /^\/api(\/|$)/.test(path))) {
+    document.paths = Object.fromEntries(
+      Object.entries(document.paths!).map(([path, item]) => [path.replace(/^\/api/, `/api/v${version}`), item]),
+    );
+    return;
+  }
   const servers = document.servers?.length ? document.servers : [{ url: '' }];
   document.servers = servers.map((server) => ({ ...server, url: `${server.url.replace(/\/+$/, '')}/v${version}` }));
 }

@@ -11,6 +11,7 @@ import {
   itemSchemaOf,
   pathShape,
   resourceFields,
+  scalarTypeOf,
   successResponse,
   isJsonMediaType,
   UPDATED_FIELDS,
@@ -25,7 +26,7 @@ import {
   type RequestBodyObject,
 } from '../openapi/document.js';
 import { filterableFields, sortableFields } from '../openapi/fields.js';
-import { camelCase, kebabCase, pascalCase, singular } from '../openapi/names.js';
+import { camelCase, kebabCase, operationIdFor, pascalCase, singular } from '../openapi/names.js';
 import { effectiveSecurity, isSecured } from '../openapi/security.js';
 import { basePathOf } from '../openapi/servers.js';
 import type {
@@ -75,10 +76,12 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
   const success = successResponse(document, operation);
   const statuses = Object.keys(operation.responses ?? {});
   const body = operation.requestBody && deref<RequestBodyObject>(document, operation.requestBody);
+  // The merge gives every operation an id; a spec that skipped it gets the same one here.
+  const operationId = operation.operationId ?? operationIdFor(method, path, new Set());
   return {
-    operationId: operation.operationId ?? camelCase(`${method} ${path}`),
-    name: camelCase(operation.operationId ?? `${method} ${path}`),
-    typeName: pascalCase(operation.operationId ?? `${method} ${path}`),
+    operationId,
+    name: camelCase(operationId),
+    typeName: pascalCase(operationId),
     method,
     httpMethod: method.toUpperCase(),
     path,
@@ -212,7 +215,7 @@ function describeFields(document: OpenApiDocument, resource: ResourceModel, sour
   const filterable = new Set(filterableFields(fields, operation.path).map((field) => field.name));
   resource.fields = fields.map(({ name, schema, required }): FieldModel => ({
     name,
-    ...(typeof schema.type === 'string' ? { type: schema.type } : {}),
+    ...(scalarTypeOf(schema) ? { type: scalarTypeOf(schema) } : typeof schema.type === 'string' ? { type: schema.type } : {}),
     required: required || name === 'id',
     readOnly: schema.readOnly === true,
     sortable: sortable.has(name),

@@ -69,7 +69,7 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     else if (onDisk === hash) change = 'unchanged';
     else if (onDisk === recorded) change = 'update';
     else change = force ? 'overwrite' : 'conflict';
-    if (change === 'conflict') conflicts.push(conflictFor(file.path, recorded !== undefined, outDir));
+    if (change === 'conflict') conflicts.push(conflictFor({ path: file.path, ours: recorded !== undefined, outDir, verb: 'overwrite' }));
     const backup = change === 'overwrite' ? { backupTo: backupPath(file.path, onDisk!) } : {};
     actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, sha256: hash, ...backup });
     // A scaffold's entry records what it was created with, for as long as it is the user's.
@@ -83,7 +83,7 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     if (onDisk === undefined) continue;
     const edited = onDisk !== entry.sha256;
     if (edited && !force) {
-      conflicts.push(conflictFor(path, true, outDir, 'delete'));
+      conflicts.push(conflictFor({ path, ours: true, outDir, verb: 'delete' }));
       actions.push({ path, kind: 'generated', change: 'conflict' });
     } else {
       actions.push({ path, kind: 'generated', change: 'delete', ...(edited ? { backupTo: backupPath(path, onDisk) } : {}) });
@@ -93,7 +93,8 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
   return { actions, conflicts, files: manifestFiles };
 }
 
-function conflictFor(path: string, ours: boolean, outDir: string, verb = 'overwrite'): Diagnostic {
+/** `ours`: the manifest records the file, so a difference is a hand edit; else the file was never ours. */
+function conflictFor({ path, ours, outDir, verb }: { path: string; ours: boolean; outDir: string; verb: 'overwrite' | 'delete' }): Diagnostic {
   return ours
     ? diagnostic('OUTPUT_HAND_EDITED', `${path} was edited by hand; refusing to ${verb} it`, { file: `${outDir}/${path}` })
     : diagnostic('OUTPUT_NOT_OURS', `${path} exists and was not written by specforge; refusing to ${verb} it`, { file: `${outDir}/${path}` });

@@ -974,3 +974,27 @@ describe('typed shape: more schemas', () => {
     expect(attributes).toEqual({ type: 'object', properties: { title: { type: 'string' } }, required: ['title'] });
   });
 });
+
+describe('paths', () => {
+  test('paths that start with /api get the version segment after it, and keep their order', () => {
+    const input = spec();
+    input.paths = Object.fromEntries(Object.entries(input.paths!).map(([path, item]) => [`/api${path}`, item]));
+    delete input.servers;
+    const merged = merge(input).document;
+    expect(Object.keys(merged.paths!)).toEqual(Object.keys(input.paths).map((path) => path.replace('/api', '/api/v1')));
+    expect(merged.servers).toBeUndefined();
+    expect(merge(merged).document).toEqual(merged);
+  });
+
+  test('a 3.1 path item given as a $ref is merged like any other, on its own copy', () => {
+    const input = spec({ openapi: '3.1.0' });
+    (input.components as JsonObject).pathItems = { Books: input.paths!['/books'] };
+    input.paths!['/books'] = { $ref: '#/components/pathItems/Books' } as JsonObject;
+    const merged = merge(input).document;
+    const list = operation(merged, '/books', 'get');
+    expect(Object.keys(list.responses!)).toEqual(expect.arrayContaining(['200', '304', '400', '429', '500']));
+    // The shared component itself is left as the spec wrote it.
+    const pathItems = (document: OpenApiDocument) => (document.components as JsonObject & { pathItems: JsonObject }).pathItems;
+    expect(pathItems(merged).Books).toEqual(pathItems(input).Books);
+  });
+});

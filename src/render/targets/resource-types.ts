@@ -67,8 +67,8 @@ function aliasesOf(operation: OperationModel): Alias[] {
 function itemAlias(resource: ResourceModel, operations: OperationModel[]): Alias & { doc: string } | undefined {
   const doc = `A ${resource.typeName}, as the \`data\` of a response carries it.`;
   const withData = (kind: OperationModel['kind']) => operations.find((operation) => operation.kind === kind && operation.success.contentType);
-  const read = withData('read') ?? withData('create') ?? withData('replace');
-  if (read) return { name: resource.typeName, type: `${read.typeName}Data`, doc };
+  const single = withData('read') ?? withData('create') ?? withData('replace');
+  if (single) return { name: resource.typeName, type: `${single.typeName}Data`, doc };
   const list = withData('list');
   if (list) return { name: resource.typeName, type: `${list.typeName}Data[number]`, doc };
   return undefined;

@@ -72,7 +72,7 @@ function partsOf(node: ts.Node): FilePart[] {
 }
 
 /**
- * Members in parts of MEMBERS_PER_PART; a member that is itself a large
+ * Members in parts of about NODES_PER_PART nodes; a member that is itself a large
  * object type (`components.schemas`) is opened and its members cut in turn.
  */
 function membersInParts(

@@ -3,15 +3,21 @@
  * openapi-typescript and TypeScript load on first use (0.7 s), so a run that
  * finds its output up to date never pays for them.
  */
+import { diagnostic, SpecforgeError } from '../../diagnostics.js';
 import type { FilePart, Target } from '../target.js';
 
 const MARKER = '/*@@specforge-types@@*/';
+const TEMPLATE = 'types/types.ts.hbs';
 
 export const typesTarget: Target = {
   name: 'types',
   async render({ document, renderer }) {
     const { printTypes } = await import('./types-print.js');
-    const [before = '', after = ''] = renderer.render('types/types.ts.hbs', { types: MARKER }).split(MARKER);
+    const pieces = renderer.render(TEMPLATE, { types: MARKER }).split(MARKER);
+    if (pieces.length !== 2) {
+      throw new SpecforgeError([diagnostic('TEMPLATE_ERROR', `${TEMPLATE} must print {{types}} exactly once; it prints it ${pieces.length - 1} times`)]);
+    }
+    const [before = '', after = ''] = pieces;
     const parts = ([{ text: before, as: 'statements' }, ...printTypes(document), { text: after, as: 'statements' }] satisfies FilePart[]).filter(
       (part) => part.text.trim() !== '',
     );
