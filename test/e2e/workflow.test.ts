@@ -200,12 +200,18 @@ describe('--watch', () => {
   });
 });
 
+/** A --templates directory overriding the resource-types template with `source`. */
+function resourceTemplateOverride(source: string): string {
+  const overrides = join(work.dir, 'templates');
+  mkdirSync(join(overrides, 'types'), { recursive: true });
+  writeFileSync(join(overrides, 'types/resource.ts.hbs'), source);
+  return overrides;
+}
+
 describe('--templates', () => {
   test('a template in the override directory replaces the built-in one of the same path', async () => {
     const { spec, out } = bookshop();
-    const overrides = join(work.dir, 'templates');
-    mkdirSync(join(overrides, 'types'), { recursive: true });
-    writeFileSync(join(overrides, 'types/resource.ts.hbs'), '// Team layout for {{name}}\nexport const resource = {{json name}};\n');
+    const overrides = resourceTemplateOverride('// Team layout for {{name}}\nexport const resource = {{json name}};\n');
     const result = await runCli(['generate', spec, '--out', out, '--templates', overrides]);
     expect(result.code).toBe(0);
     expect(readFileSync(join(out, 'src/generated/resources/books.ts'), 'utf8')).toContain(
@@ -222,9 +228,7 @@ describe('--templates', () => {
 describe('--templates: a template that renders code that does not parse', () => {
   test('is a TEMPLATE_ERROR naming the rendered file, exit 1, and nothing is written', async () => {
     const { spec, out } = bookshop();
-    const overrides = join(work.dir, 'templates');
-    mkdirSync(join(overrides, 'types'), { recursive: true });
-    writeFileSync(join(overrides, 'types/resource.ts.hbs'), 'export const = {{json name}};\n');
+    const overrides = resourceTemplateOverride('export const = {{json name}};\n');
     const result = await runCli(['generate', spec, '--out', out, '--templates', overrides]);
     expect(result.code).toBe(1);
     // Line 4 of the rendered file: the do-not-edit banner takes three.
