@@ -165,6 +165,18 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   });
 }
 
+/** The spec's files as the output's manifest last recorded them (at least the root), for --watch. */
+export function recordedInputs(spec: string, outDir: string): string[] {
+  const root = resolve(spec);
+  let recorded: string[] = [];
+  try {
+    recorded = readManifest(resolve(outDir))?.inputs.map((input) => resolve(dirname(root), input.path)) ?? [];
+  } catch {
+    // an unreadable manifest is reported by the run itself
+  }
+  return [...new Set([root, ...recorded])];
+}
+
 export interface CheckResult {
   findings: Finding[];
 }

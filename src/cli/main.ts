@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import { serializeSpec } from '../openapi/serialize.js';
-import { check, generate, mergeSpec } from '../pipeline.js';
+import { check, generate, mergeSpec, recordedInputs } from '../pipeline.js';
 import { VERSION } from '../resources.js';
 import { writeAtomically } from '../write/disk.js';
 import { consoleOutput, formatDuration, paint, printActions, printDiagnostics, printFindings, progressOn, type Output } from './output.js';
@@ -166,7 +166,8 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       lastInputs = result.inputs;
       return EXIT.ok;
     });
-  let lastInputs: string[] = [resolve(args.spec)];
+  // Until a run succeeds, the inputs the last generation recorded (a broken first run still watches them).
+  let lastInputs = recordedInputs(args.spec, args.out);
   const code = await once();
   if (!args.watch) return code;
   await watchAndRegenerate({ inputs: () => lastInputs, run: once, output });
