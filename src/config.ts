@@ -4,7 +4,7 @@
  * operation. One mechanism, versioned with the spec, so `specforge check` in CI
  * sees exactly what `generate` saw. Every default is set here, once.
  */
-import { diagnostic, SpecforgeError, toPointer, type Diagnostic } from './diagnostics.js';
+import { diagnostic, DIAGNOSTIC_CATALOG, SpecforgeError, toPointer, type Diagnostic } from './diagnostics.js';
 import { HTTP_METHODS } from './openapi/document.js';
 
 export const EXTENSION = 'x-specforge';
@@ -60,10 +60,23 @@ const positiveInteger: Check = (value) =>
 const nonEmptyString: Check = (value) =>
   typeof value === 'string' && value.trim() !== '' ? undefined : 'must be a non-empty string';
 
+const LINT_CODES = Object.keys(DIAGNOSTIC_CATALOG).filter((code) => code.startsWith('LINT_'));
+const lintRules: Check = (value) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must map rule codes to off, warning or error';
+  for (const [code, setting] of Object.entries(value)) {
+    if (!LINT_CODES.includes(code)) return `names an unknown rule "${code}" (rules: ${LINT_CODES.join(', ')})`;
+    if (!['off', 'warning', 'error'].includes(setting as string)) return `sets ${code} to ${JSON.stringify(setting)}; use off, warning or error`;
+  }
+  return undefined;
+};
+const wordList: Check = (value) =>
+  Array.isArray(value) && value.every((word) => typeof word === 'string' && word !== '') ? undefined : 'must be a list of words';
+
 const OPERATION_SHAPE: Shape = {
   resourceShape: oneOf('flat', 'typed'),
   paging: { style: oneOf('cursor', 'offset'), defaultLimit: positiveInteger, maxLimit: positiveInteger },
   cacheControl: nonEmptyString,
+  lint: { rules: lintRules },
 };
 
 const ROOT_SHAPE: Shape = {
@@ -72,6 +85,7 @@ const ROOT_SHAPE: Shape = {
   versioning: { mechanism: oneOf('url', 'header', 'both', 'none'), version: positiveInteger },
   rateLimit: { limit: positiveInteger, windowSeconds: positiveInteger },
   bodyLimit: positiveInteger,
+  lint: { rules: lintRules, plurals: wordList },
 };
 
 function checkAgainst(value: unknown, shape: Shape, path: (string | number)[], file: string | undefined): Diagnostic[] {

@@ -29,6 +29,22 @@ export const DIAGNOSTIC_CATALOG = {
   OUTPUT_HAND_EDITED: 'Move your change into a scaffold file (they are never overwritten), or pass --force to discard it.',
   OUTPUT_NOT_OURS:
     'A file specforge did not write is in the way. Move it, or choose another --out directory.',
+  LINT_PATH_VERB: 'Name the resource instead (`POST /users`, not `/createUser`): the HTTP method is the verb.',
+  LINT_COLLECTION_SINGULAR: 'Use the plural (`/books/{book_id}`), or list the word in x-specforge.lint.plurals if it is one.',
+  LINT_PATH_CASING: 'Write every multi-word path segment in one casing, kebab-case or camelCase.',
+  LINT_PATH_SHAPE: 'Remove the trailing slash or the empty segment.',
+  LINT_VERSION_SEGMENT: 'Use `/v<N>` (N ≥ 1), first or right after `/api`, the same in every path.',
+  LINT_OPERATION_ID: 'Give every operation an operationId of letters, digits, `-`, `.`, `_` or `~`.',
+  LINT_OPERATION_ID_DUPLICATE: 'Rename one of the two: operationIds name client methods and handlers, and must be unique.',
+  LINT_PATH_PARAMETER: 'Declare each `{param}` of the path as an `in: path` parameter, and no other.',
+  LINT_LIST_NOT_ARRAY: 'Return an array of items from the collection (single items live at `<collection>/{id}`).',
+  LINT_FIELD_CASING: 'Rename to snake_case (`created_after`, `has_more`), as the conventions name their own fields.',
+  LINT_UNBOUNDED_INPUT: 'Bound it: `maxLength` for strings, `maxItems` for arrays, `maximum` for numbers.',
+  LINT_SECURITY_SCHEME: 'Use `http` `bearer` or an `apiKey` in the `X-API-Key` header.',
+  LINT_QUERY_KEY_SCHEME: 'Read the key from a header (`X-API-Key`): URLs end up in logs and browser histories.',
+  LINT_CREDENTIAL_IN_QUERY: 'Send credentials in a header (`Authorization: Bearer …` or `X-API-Key`), never in the URL; rename the parameter if it is not one.',
+  LINT_CONVENTION_PARAMETER: 'Drop the declaration (the conventions add theirs), or rename the parameter if it means something else.',
+  LINT_CONVENTION_ERROR_BODY: 'Declare no body for error statuses (the conventions add the error envelope), or use the envelope.',
   MANIFEST_INVALID: 'Delete .specforge/manifest.json only if you know every generated file is unchanged; then regenerate.',
 } as const;
 

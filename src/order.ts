@@ -14,3 +14,11 @@ export function byPath(a: { path: string }, b: { path: string }): number {
 export function byKey(a: readonly [string, unknown], b: readonly [string, unknown]): number {
   return byText(a[0], b[0]);
 }
+
+/** Diagnostics by file, then line, then column; unplaced ones last in their file. */
+export function byLocation(
+  a: { file?: string; line?: number; column?: number },
+  b: { file?: string; line?: number; column?: number },
+): number {
+  return byText(a.file ?? '', b.file ?? '') || (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) || (a.column ?? 0) - (b.column ?? 0);
+}

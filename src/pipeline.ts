@@ -10,9 +10,12 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { applyConventions, type MergedSpec } from './conventions/index.js';
-import { SpecforgeError } from './diagnostics.js';
+import { SpecforgeError, type Diagnostic } from './diagnostics.js';
+import { lintSpec } from './lint/index.js';
+import type { OpenApiDocument } from './openapi/document.js';
+import { byLocation } from './order.js';
 import { createFormatter } from './format/index.js';
-import { loadSpec, placeIn } from './load/index.js';
+import { loadSpec, placeAll } from './load/index.js';
 import type { SourceSet } from './load/sources.js';
 import { buildModel } from './model/index.js';
 import { render, type OutputFile, type Target } from './render/index.js';
@@ -53,12 +56,35 @@ export interface PipelineOptions {
   spec: string;
   templates?: string;
   progress?: Progress;
+  /** Run the lint rules first (stop on errors, report warnings); on unless false. */
+  lint?: boolean;
 }
 
 export interface Outputs {
   files: OutputFile[];
   sources: SourceSet;
   resources: Resources;
+  warnings: LintWarnings;
+}
+
+/** Lint warnings a run went on past: how many, and the first few, placed in their files. */
+export interface LintWarnings {
+  total: number;
+  first: Diagnostic[];
+}
+
+const WARNINGS_SHOWN = 5;
+
+/** Lint only: load (and validate), then the rules; diagnostics in file order. */
+export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
+  const progress = options.progress ?? SILENT;
+  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+  await validated;
+  return stage(progress, 'lint', () => lintFindings(document, sources));
+}
+
+function lintFindings(document: OpenApiDocument, sources: SourceSet): Diagnostic[] {
+  return placeAll(sources, lintSpec(document)).sort(byLocation);
 }
 
 /** Merged spec only: load and conventions. */
@@ -79,6 +105,11 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
   try {
     const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
     return await onceValid(validated, async () => {
+      const findings = options.lint === false ? [] : await stage(progress, 'lint', () => lintSpec(spec));
+      const errors = findings.filter((finding) => finding.severity === 'error');
+      if (errors.length > 0) throw new SpecforgeError(placeAll(sources, errors).sort(byLocation));
+      // Only the warnings shown are placed: placing thousands (GitHub's spec) costs a pass over 13 MB.
+      const warnings = { total: findings.length, first: placeAll(sources, findings.slice(0, WARNINGS_SHOWN)) };
       const { document, config } = await stage(progress, 'conventions', () =>
         withDiagnosticsPlaced(sources, () => applyConventions(spec, resources.fragments)),
       );
@@ -93,7 +124,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           finish: formatter.format,
         }),
       );
-      return { files, sources, resources };
+      return { files, sources, resources, warnings };
     });
   } finally {
     await formatter.close();
@@ -128,7 +159,7 @@ function withDiagnosticsPlaced<T>(sources: SourceSet, run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof SpecforgeError) throw new SpecforgeError(error.diagnostics.map((d) => placeIn(sources, d)));
+    if (error instanceof SpecforgeError) throw new SpecforgeError(placeAll(sources, error.diagnostics));
     throw error;
   }
 }
@@ -145,6 +176,8 @@ export interface GenerateResult {
   upToDate: boolean;
   /** Every file the spec is made of, for --watch. */
   inputs: string[];
+  /** Lint warnings found on the way. */
+  warnings: LintWarnings;
 }
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
@@ -152,16 +185,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const previous = readManifest(outDir);
   const resources = loadResources(options.templates);
   if (!options.force && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
-    return { actions: [], upToDate: true, inputs: previous.inputs.map((input) => resolve(dirname(options.spec), input.path)) };
+    const inputs = previous.inputs.map((input) => resolve(dirname(options.spec), input.path));
+    return { actions: [], upToDate: true, inputs, warnings: { total: 0, first: [] } };
   }
-  const { files, sources } = await buildOutputs(options, resources);
+  const { files, sources, warnings } = await buildOutputs(options, resources);
   const progress = options.progress ?? SILENT;
   return stage(progress, 'write', () => {
     const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {})]);
     const plan = planWrite({ files, previous, disk, force: options.force === true, outDir: options.outDir });
     if (plan.conflicts.length > 0) throw new SpecforgeError(plan.conflicts);
     if (!options.dryRun) applyPlan(outDir, plan, manifestFor(sources, resources, plan.files));
-    return { actions: plan.actions, upToDate: false, inputs: sources.all.map((file) => file.path) };
+    return { actions: plan.actions, upToDate: false, inputs: sources.all.map((file) => file.path), warnings };
   });
 }
 
@@ -185,7 +219,8 @@ export interface CheckResult {
 export async function check(options: GenerateOptions): Promise<CheckResult> {
   const outDir = resolve(options.outDir);
   const previous = readManifest(outDir);
-  const { files, sources, resources } = await buildOutputs(options);
+  // Drift only: the rules were applied when the output was generated.
+  const { files, sources, resources } = await buildOutputs({ ...options, lint: false });
   const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {}), MANIFEST_PATH]);
   const findings = findDrift({ files, previous, disk });
   const expected = planWrite({ files, previous, disk, force: false, outDir: options.outDir }).files;

@@ -4,12 +4,24 @@
  */
 import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
-import { diagnostic, SpecforgeError } from '../diagnostics.js';
+import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { serializeSpec } from '../openapi/serialize.js';
-import { check, generate, mergeSpec, recordedInputs } from '../pipeline.js';
+import { check, generate, lint, mergeSpec, recordedInputs } from '../pipeline.js';
 import { VERSION } from '../resources.js';
 import { writeAtomically } from '../write/disk.js';
-import { consoleOutput, formatDuration, paint, printActions, printDiagnostics, printFindings, progressOn, type Output } from './output.js';
+import {
+  consoleOutput,
+  countBySeverity,
+  formatDuration,
+  paint,
+  printActions,
+  printDiagnostics,
+  printFindings,
+  printLintReport,
+  printWarnings,
+  progressOn,
+  type Output,
+} from './output.js';
 import { watchAndRegenerate } from './watch.js';
 
 export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
@@ -26,6 +38,12 @@ interface GenerateArgs extends Common {
   dryRun: boolean;
   force: boolean;
   watch: boolean;
+  lint: boolean;
+}
+
+interface LintArgs extends Common {
+  format: 'text' | 'json';
+  strict: boolean;
 }
 
 /** A mistake in the command line itself: reported with a pointer to --help, exit 1. */
@@ -44,7 +62,8 @@ export async function main(argv: string[]): Promise<number> {
       (y) => outputOptions(specArgument(y))
         .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be written or deleted; write nothing' })
         .option('force', { type: 'boolean', default: false, describe: 'Overwrite generated files that were edited by hand, and files specforge did not write (each is backed up to <out>/.specforge/backup/ first)' })
-        .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Stay running and regenerate whenever the spec or a file it references changes' }),
+        .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Stay running and regenerate whenever the spec or a file it references changes' })
+        .option('lint', { type: 'boolean', default: true, describe: 'Check the spec against the conventions first, stopping on errors (--no-lint skips it)' }),
       async (args) => {
         exitCode = await runGenerate(args as unknown as GenerateArgs);
       },
@@ -55,6 +74,17 @@ export async function main(argv: string[]): Promise<number> {
       (y) => specArgument(y).option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'File to write: .yaml, .yml or .json; "-" for standard output' }),
       async (args) => {
         exitCode = await runMerge(args as unknown as Common & { out: string });
+      },
+    )
+    .command(
+      'lint <spec>',
+      'Check <spec> against the conventions: exit 1 on errors (or, with --strict, on warnings too)',
+      (y) =>
+        specArgument(y)
+          .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text for people, json for tools' })
+          .option('strict', { type: 'boolean', default: false, describe: 'Treat warnings as errors' }),
+      async (args) => {
+        exitCode = await runLint(args as unknown as LintArgs);
       },
     )
     .command(
@@ -74,7 +104,8 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue(
       [
         'Options by command (`specforge <command> --help` explains each):',
-        '  generate  --out <dir> [--templates <dir>] [--dry-run] [--force] [--watch]',
+        '  generate  --out <dir> [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint]',
+        '  lint      [--format text|json] [--strict]',
         '  check     --out <dir> [--templates <dir>]',
         '  merge     --out <file|->',
         '  all       [--quiet] [--color|--no-color]',
@@ -155,8 +186,10 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
         templates: args.templates,
         force: args.force,
         dryRun: args.dryRun,
+        lint: args.lint,
         progress: progressOn(output),
       });
+      printWarnings(output, result.warnings, args.spec);
       const took = formatDuration(performance.now() - began);
       if (result.upToDate) output.out(`Up to date: ${args.out} already matches ${args.spec} (${took}).`);
       else {
@@ -193,6 +226,27 @@ async function runMerge(args: Common & { out: string }): Promise<number> {
     }
     return EXIT.ok;
   });
+}
+
+async function runLint(args: LintArgs): Promise<number> {
+  const output = consoleOutput(args);
+  const asJson = (diagnostics: Diagnostic[]) => {
+    const counts = countBySeverity(diagnostics);
+    process.stdout.write(JSON.stringify({ diagnostics, summary: counts }, null, 2) + '\n');
+    return counts.errors > 0 ? EXIT.userError : EXIT.ok;
+  };
+  try {
+    const found = await lint({ spec: args.spec, progress: args.format === 'json' ? undefined : progressOn(output) });
+    const diagnostics = args.strict ? found.map((d) => ({ ...d, severity: 'error' as const })) : found;
+    if (args.format === 'json') return asJson(diagnostics);
+    printLintReport(output, diagnostics);
+    return diagnostics.some((d) => d.severity === 'error') ? EXIT.userError : EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof SpecforgeError)) return reportUnexpected(output, error);
+    if (args.format === 'json') return asJson(error.diagnostics);
+    printDiagnostics(output, error.diagnostics);
+    return EXIT.userError;
+  }
 }
 
 async function runCheck(args: GenerateArgs): Promise<number> {

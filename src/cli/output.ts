@@ -2,8 +2,9 @@
  * How the CLI speaks: results on stdout, progress and diagnostics on stderr,
  * colour only on a terminal and never under NO_COLOR.
  */
+import { relative } from 'node:path';
 import { ansi, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
-import type { Progress } from '../pipeline.js';
+import type { LintWarnings, Progress } from '../pipeline.js';
 import type { Action, Change, Finding } from '../write/plan.js';
 
 export interface Output {
@@ -29,8 +30,45 @@ export function paint(output: Output, code: string, text: string): string {
 
 export function printDiagnostics(output: Output, diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) output.err(formatDiagnostic(d, { color: output.color, cwd: process.cwd() }));
+  output.err(summaryLine(diagnostics));
+}
+
+export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  output.err(`${errors} error${errors === 1 ? '' : 's'}, ${diagnostics.length - errors} warning${diagnostics.length - errors === 1 ? '' : 's'}`);
+  return { errors, warnings: diagnostics.length - errors };
+}
+
+function summaryLine(diagnostics: readonly Diagnostic[]): string {
+  const { errors, warnings } = countBySeverity(diagnostics);
+  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+}
+
+/** `specforge lint`: findings grouped by file, in file order, on stdout; then the counts. */
+export function printLintReport(output: Output, diagnostics: readonly Diagnostic[]): void {
+  let file: string | undefined;
+  for (const d of diagnostics) {
+    const relativePath = d.file ? relative(process.cwd(), d.file) : '';
+    const shown = !d.file ? '(spec)' : relativePath && !relativePath.startsWith('..') ? relativePath : d.file;
+    if (shown !== file) {
+      if (file !== undefined) output.out('');
+      output.out(paint(output, '4', shown));
+      file = shown;
+    }
+    const where = `${d.line ?? ''}${d.column ? `:${d.column}` : ''}`.padEnd(8);
+    const severity = d.severity === 'error' ? paint(output, '31', 'error  ') : paint(output, '33', 'warning');
+    output.out(`  ${where} ${severity}  ${d.code}  ${d.message}`);
+    output.out(paint(output, '2', `           ${d.pointer ?? ''}  fix: ${d.hint}`));
+  }
+  if (diagnostics.length > 0) output.out('');
+  output.out(diagnostics.length === 0 ? 'No problems found.' : summaryLine(diagnostics));
+}
+
+/** During `generate`: the first few lint warnings, then where to see them all. */
+export function printWarnings(output: Output, warnings: LintWarnings, spec: string): void {
+  if (warnings.total === 0 || output.quiet) return;
+  for (const d of warnings.first) output.err(formatDiagnostic(d, { color: output.color, cwd: process.cwd() }));
+  const more = warnings.total - warnings.first.length;
+  output.err(`${warnings.total} lint warning${warnings.total === 1 ? '' : 's'}${more > 0 ? ` (${more} more not shown)` : ''}: \`specforge lint ${spec}\` lists them all.`);
 }
 
 /**

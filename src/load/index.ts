@@ -56,17 +56,35 @@ function validateBeside(bundled: OpenApiDocument): Promise<Diagnostic[]> {
 /** Throws the problems, each placed in its source file. */
 export function stopOn(sources: SourceSet, problems: Diagnostic[]): void {
   if (problems.length === 0) return;
-  throw new SpecforgeError(problems.map((problem) => placeIn(sources, problem)));
+  throw new SpecforgeError(placeAll(sources, problems));
 }
 
 /**
- * Gives a diagnostic its line and column: a pointer into a named file is
- * looked up there; a pointer alone is into the bundled document.
+ * Gives each diagnostic its file, line and column: a pointer into a named
+ * file is looked up there; a pointer alone is into the bundled document.
+ * One pass over each file, however many problems it has.
  */
-export function placeIn(sources: SourceSet, problem: Diagnostic): Diagnostic {
-  if (problem.line !== undefined || problem.pointer === undefined) return { file: sources.root, ...problem };
-  if (problem.file) return { ...problem, ...sources.locate(problem.file, parsePointer(problem.pointer)) };
-  return { ...problem, ...sources.locateBundled(problem.pointer) };
+export function placeAll(sources: SourceSet, problems: readonly Diagnostic[]): Diagnostic[] {
+  const origins = problems.map((problem) =>
+    problem.line !== undefined || problem.pointer === undefined
+      ? undefined
+      : problem.file
+        ? { file: problem.file, tokens: parsePointer(problem.pointer) }
+        : sources.resolveBundled(problem.pointer),
+  );
+  const placed = [...problems];
+  const byFile = new Map<string, number[]>();
+  origins.forEach((origin, i) => {
+    if (!origin) return;
+    const indexes = byFile.get(origin.file) ?? [];
+    indexes.push(i);
+    byFile.set(origin.file, indexes);
+  });
+  for (const [file, indexes] of byFile) {
+    const locations = sources.locateMany(file, indexes.map((i) => origins[i]!.tokens));
+    indexes.forEach((problemIndex, n) => (placed[problemIndex] = { ...problems[problemIndex]!, ...locations[n] }));
+  }
+  return placed.map((problem) => ({ file: sources.root, ...problem }));
 }
 
 function checkKind(root: unknown, file: string): Diagnostic[] {

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { sha256 } from '../hash.js';
 import { isObject, visitRefs, walk } from '../openapi/document.js';
+import { locateInJson } from './json-positions.js';
 import { indexText, locateInText, parseText, type TextIndex } from './parse.js';
 import { byPath } from '../order.js';
 
@@ -102,10 +103,19 @@ export class SourceSet {
 
   /** Location of a path inside one file, with line and column. */
   locate(filePath: string, path: readonly (string | number)[]): SourceLocation {
+    return this.locateMany(filePath, [path])[0]!;
+  }
+
+  /** Many locations in one file at once: a JSON file is scanned once for all of them. */
+  locateMany(filePath: string, paths: readonly (readonly (string | number)[])[]): SourceLocation[] {
     const file = this.files.get(filePath);
-    const tokens = path.map(String);
-    const position = file ? locateInText(this.indexOf(file), tokens) : undefined;
-    return { file: filePath, pointer: toPointer(tokens), ...position };
+    const tokens = paths.map((path) => path.map(String));
+    const positions = !file
+      ? tokens.map(() => undefined)
+      : /^\s*[{[]/.test(file.text)
+        ? locateInJson(file.text, tokens)
+        : tokens.map((path) => locateInText(this.indexOf(file), path));
+    return tokens.map((path, i) => ({ file: filePath, pointer: toPointer(path), ...positions[i] }));
   }
 
   private readonly indexes = new Map<string, TextIndex>();

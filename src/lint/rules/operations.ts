@@ -1,0 +1,73 @@
+/**
+ * Operation rules: a unique, URL-safe operationId on every operation (the
+ * generated code names methods after it), path parameters that match the
+ * template, and lists (GET on a collection) that return arrays.
+ */
+import { dataSchemaOf, isArraySchema, jsonSchemaOf, pathParams, pathShape, successResponse } from '../../openapi/classify.js';
+import { deref, type ParameterObject } from '../../openapi/document.js';
+import type { Finding, LintOperation, LintRule } from '../rule.js';
+
+const URL_SAFE = /^[A-Za-z0-9._~-]+$/;
+const at = ({ path, method }: LintOperation, ...rest: string[]) => ['paths', path, method, ...rest];
+
+export const operationId: LintRule = {
+  code: 'LINT_OPERATION_ID',
+  severity: 'warning',
+  check: (context) =>
+    context.operations.flatMap((operation): Finding[] => {
+      const id = operation.operation.operationId;
+      if (id === undefined) return [{ at: at(operation), message: 'the operation has no operationId (one is made from method and path)', operation }];
+      if (!URL_SAFE.test(id)) return [{ at: at(operation, 'operationId'), message: `operationId "${id}" is not URL-safe (letters, digits, - . _ ~)`, operation }];
+      return [];
+    }),
+};
+
+/** Two operations with one id would be one method in a client and one handler: always an error. */
+export const operationIdUnique: LintRule = {
+  code: 'LINT_OPERATION_ID_DUPLICATE',
+  severity: 'error',
+  check(context) {
+    const seen = new Map<string, LintOperation>();
+    return context.operations.flatMap((operation): Finding[] => {
+      const id = operation.operation.operationId;
+      const first = id === undefined ? undefined : seen.get(id);
+      if (id !== undefined && !first) seen.set(id, operation);
+      return first ? [{ at: at(operation, 'operationId'), message: `operationId "${id}" is also used by ${first.method.toUpperCase()} ${first.path}`, operation }] : [];
+    });
+  },
+};
+
+export const pathParameters: LintRule = {
+  code: 'LINT_PATH_PARAMETER',
+  severity: 'error',
+  check(context) {
+    return context.operations.flatMap((operation): Finding[] => {
+      const declared = [...(operation.pathItem.parameters ?? []), ...(operation.operation.parameters ?? [])]
+        .map((parameter) => deref<ParameterObject>(context.document, parameter))
+        .filter((parameter) => parameter?.in === 'path')
+        .map((parameter) => parameter!.name);
+      const inTemplate = pathParams(operation.path);
+      return [
+        ...inTemplate.filter((name) => !declared.includes(name)).map((name) => `path parameter {${name}} is not declared`),
+        ...declared.filter((name) => !inTemplate.includes(name)).map((name) => `path parameter "${name}" is declared but not in the path`),
+      ].map((message) => ({ at: at(operation), message, operation }));
+    });
+  },
+};
+
+export const listReturnsArray: LintRule = {
+  code: 'LINT_LIST_NOT_ARRAY',
+  severity: 'warning',
+  check(context) {
+    const paths = Object.keys(context.document.paths ?? {});
+    return context.operations.flatMap((operation): Finding[] => {
+      if (operation.method !== 'get' || pathShape(operation.path).addressesItem) return [];
+      // A collection for certain: its items are addressed by `<path>/{id}` too.
+      const isCollection = paths.some((other) => other.startsWith(`${operation.path}/{`) && pathShape(other).pairs.length === pathShape(operation.path).pairs.length);
+      const success = successResponse(context.document, operation.operation);
+      const body = success && jsonSchemaOf(success.response);
+      if (!isCollection || !body || isArraySchema(context.document, dataSchemaOf(context.document, body))) return [];
+      return [{ at: at(operation, 'responses', success.status), message: 'a GET on a collection lists it: its body is an array of items', operation }];
+    });
+  },
+};
