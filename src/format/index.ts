@@ -7,7 +7,7 @@
  * types are still being rendered. A file given in parts (GitHub's types are
  * 8 MB) is spread over every worker.
  */
-import type { OutputFile } from '../render/index.js';
+import type { OutputFile, RenderedFile } from '../render/index.js';
 import { compiledWorker } from '../threads.js';
 import { startPool, type Pool } from './pool.js';
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
@@ -18,7 +18,7 @@ export { PRETTIER_OPTIONS } from './prettier.js';
 const WORKER = compiledWorker(new URL('./worker.js', import.meta.url));
 
 export interface Formatter {
-  format(file: OutputFile): Promise<OutputFile>;
+  format(file: RenderedFile): Promise<OutputFile>;
   close(): Promise<void>;
 }
 
@@ -28,38 +28,44 @@ export function createFormatter({ threads }: { threads: number }): Formatter {
   const run = (job: FormatJob) => (pool && job.as !== 'verbatim' && job.format !== 'as-is' ? pool.run(job) : formatJob(job));
   return {
     async format(file) {
+      // Each part is handed to a worker as soon as the target yields it, before the next is printed.
+      const formatting: Promise<string>[] = [];
+      for (const job of jobsOf(file)) {
+        const formatted = run(job);
+        formatted.catch(() => {}); // awaited below, with the others
+        formatting.push(formatted);
+      }
       let texts: string[];
       try {
-        texts = await Promise.all(jobsOf(file).map(run));
+        texts = await Promise.all(formatting);
       } catch (error) {
         throw unparseable(file, error);
       }
-      const { parts: _parts, ...rest } = file;
-      return { ...rest, contents: texts.join('') };
+      return { path: file.path, kind: file.kind, format: file.format, contents: texts.join('') };
     },
     close: async () => pool?.close(),
   };
 }
 
 /** Formats files in this thread: for small outputs and tests. */
-export async function formatFiles(files: readonly OutputFile[]): Promise<OutputFile[]> {
+export async function formatFiles(files: readonly RenderedFile[]): Promise<OutputFile[]> {
   const formatter = createFormatter({ threads: 1 });
   return Promise.all(files.map((file) => formatter.format(file)));
 }
 
 /** A template that renders code prettier cannot parse is the template's problem, not a crash. */
-function unparseable(file: OutputFile, error: unknown): unknown {
+function unparseable(file: RenderedFile, error: unknown): unknown {
   if (!(error instanceof FormatError) && !(error as { loc?: unknown })?.loc) return error;
   const { message, line } = error instanceof FormatError ? error : toFormatError(error);
   return new SpecforgeError([
     diagnostic('TEMPLATE_ERROR', `The rendered ${file.path} does not parse: ${message}`, {
       file: file.path,
-      ...(line !== undefined && !file.parts ? { line } : {}),
+      ...(line !== undefined && 'contents' in file ? { line } : {}),
     }, { hint: 'Fix the template that renders this file (a --templates override, if you use one).' }),
   ]);
 }
 
-function jobsOf(file: OutputFile): FormatJob[] {
-  if (!file.parts) return [{ text: file.contents, as: 'statements', format: file.format }];
-  return file.parts.map((part) => ({ ...part, format: file.format }));
+function* jobsOf(file: RenderedFile): Generator<FormatJob> {
+  if ('contents' in file) yield { text: file.contents, as: 'statements', format: file.format };
+  else for (const part of file.parts) yield { ...part, format: file.format };
 }

@@ -20,15 +20,24 @@ export type FilePart =
   | { text: string; as: 'statements' | 'verbatim' }
   | { text: string; as: 'nested'; depth: number };
 
-export interface OutputFile {
+interface FileBase {
   /** Relative to the output directory, `/`-separated. */
   path: string;
-  contents: string;
   kind: FileKind;
   format: FileFormat;
-  /** When set, `contents` is their concatenation and the format stage formats them one by one. */
-  parts?: FilePart[];
 }
+
+/** A file as it is written: its final contents. */
+export interface OutputFile extends FileBase {
+  contents: string;
+}
+
+/**
+ * A file as a target produces it: its contents, or the parts that make them
+ * up, yielded one by one (so the format stage can start on the first while
+ * the target still prints the next).
+ */
+export type RenderedFile = OutputFile | (FileBase & { parts: Iterable<FilePart> });
 
 export interface RenderInput {
   document: OpenApiDocument;
@@ -40,5 +49,5 @@ export interface RenderInput {
 
 export interface Target {
   name: string;
-  render(input: RenderInput): Promise<OutputFile[]>;
+  render(input: RenderInput): Promise<RenderedFile[]>;
 }

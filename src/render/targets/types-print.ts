@@ -17,9 +17,9 @@ import type { FilePart } from '../target.js';
  */
 const NODES_PER_PART = 10_000;
 
-export function printTypes(document: OpenApiDocument): FilePart[] {
+export function* printTypes(document: OpenApiDocument): Generator<FilePart> {
   const schema = document as unknown as OpenAPI3;
-  return transformSchema(schema, context(schema)).flatMap(partsOf);
+  for (const node of transformSchema(schema, context(schema))) yield* partsOf(node);
 }
 
 /** The options openapiTS() would use by default (openapi-typescript 7), silent. */
@@ -57,55 +57,52 @@ function context(schema: OpenAPI3): GlobalContext {
   } satisfies GlobalContext;
 }
 
-function partsOf(node: ts.Node): FilePart[] {
+function* partsOf(node: ts.Node): Generator<FilePart> {
   if (!ts.isInterfaceDeclaration(node) || weight(node) <= NODES_PER_PART) {
-    return [{ text: astToString([node] as never) + '\n', as: 'statements' }];
+    yield { text: astToString([node] as never) + '\n', as: 'statements' };
+    return;
   }
   const exported = node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
   const wrap = (members: readonly ts.TypeElement[]) =>
     ts.factory.updateInterfaceDeclaration(node, node.modifiers, node.name, node.typeParameters, node.heritageClauses, members);
-  return [
-    { text: `${exported ? 'export ' : ''}interface ${node.name.text} {\n`, as: 'verbatim' },
-    ...membersInParts(node.members, wrap, 1),
-    { text: '}\n', as: 'verbatim' },
-  ];
+  yield { text: `${exported ? 'export ' : ''}interface ${node.name.text} {\n`, as: 'verbatim' };
+  yield* membersInParts(node.members, wrap, 1);
+  yield { text: '}\n', as: 'verbatim' };
 }
 
 /**
  * Members in parts of about NODES_PER_PART nodes; a member that is itself a large
  * object type (`components.schemas`) is opened and its members cut in turn.
  */
-function membersInParts(
+function* membersInParts(
   members: readonly ts.TypeElement[],
   wrap: (members: readonly ts.TypeElement[]) => ts.Node,
   depth: number,
-): FilePart[] {
-  const parts: FilePart[] = [];
+): Generator<FilePart> {
   let pending: ts.TypeElement[] = [];
   let pendingWeight = 0;
-  const flush = () => {
-    if (pending.length > 0) parts.push({ text: astToString([wrap(pending)] as never) + '\n', as: 'nested', depth });
+  function* flush(): Generator<FilePart> {
+    if (pending.length > 0) yield { text: astToString([wrap(pending)] as never) + '\n', as: 'nested', depth };
     pending = [];
     pendingWeight = 0;
-  };
+  }
   for (const member of members) {
     if (splittable(member)) {
-      flush();
+      yield* flush();
       const property = member as ts.PropertySignature & { name: ts.Identifier; type: ts.TypeLiteralNode };
       const indent = '  '.repeat(depth);
       const wrapInner = (inner: readonly ts.TypeElement[]) =>
         wrap([ts.factory.updatePropertySignature(property, property.modifiers, property.name, undefined, ts.factory.createTypeLiteralNode(inner))]);
-      parts.push({ text: `${indent}${property.name.text}: {\n`, as: 'verbatim' });
-      parts.push(...membersInParts(property.type.members, wrapInner, depth + 1));
-      parts.push({ text: `${indent}};\n`, as: 'verbatim' });
+      yield { text: `${indent}${property.name.text}: {\n`, as: 'verbatim' };
+      yield* membersInParts(property.type.members, wrapInner, depth + 1);
+      yield { text: `${indent}};\n`, as: 'verbatim' };
       continue;
     }
     pending.push(member);
     pendingWeight += weight(member);
-    if (pendingWeight >= NODES_PER_PART) flush();
+    if (pendingWeight >= NODES_PER_PART) yield* flush();
   }
-  flush();
-  return parts;
+  yield* flush();
 }
 
 /** A plain `name: { …many members… }` property, without comments, that can be opened. */

@@ -18,10 +18,12 @@ export const typesTarget: Target = {
       throw new SpecforgeError([diagnostic('TEMPLATE_ERROR', `${TEMPLATE} must print {{types}} exactly once; it prints it ${pieces.length - 1} times`)]);
     }
     const [before = '', after = ''] = pieces;
-    const parts = ([{ text: before, as: 'statements' }, ...printTypes(document), { text: after, as: 'statements' }] satisfies FilePart[]).filter(
-      (part) => part.text.trim() !== '',
-    );
-    const contents = parts.map((part) => part.text).join('');
-    return [{ path: 'src/generated/types.ts', contents, parts, kind: 'generated', format: 'typescript' }];
+    // Yielded one by one: each part goes to a format worker while the next is printed.
+    function* parts(): Generator<FilePart> {
+      if (before.trim() !== '') yield { text: before, as: 'statements' };
+      yield* printTypes(document);
+      if (after.trim() !== '') yield { text: after, as: 'statements' };
+    }
+    return [{ path: 'src/generated/types.ts', parts: parts(), kind: 'generated', format: 'typescript' }];
   },
 };
