@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { applyConventions, type MergedSpec } from './conventions/index.js';
+import { validateConfig } from './config.js';
 import { SpecforgeError, type Diagnostic } from './diagnostics.js';
 import { lintSpec } from './lint/index.js';
 import type { OpenApiDocument } from './openapi/document.js';
@@ -80,11 +81,14 @@ export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
   const progress = options.progress ?? SILENT;
   const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
   await validated;
-  return stage(progress, 'lint', () => lintFindings(document, sources));
+  return stage(progress, 'lint', () => placeAll(sources, lintWithValidSettings(document, sources)).sort(byLocation));
 }
 
-function lintFindings(document: OpenApiDocument, sources: SourceSet): Diagnostic[] {
-  return placeAll(sources, lintSpec(document)).sort(byLocation);
+/** The rules read their settings from `x-specforge`: settings that are wrong stop the run first. */
+function lintWithValidSettings(document: OpenApiDocument, sources: SourceSet): Diagnostic[] {
+  const problems = validateConfig(document);
+  if (problems.length > 0) throw new SpecforgeError(placeAll(sources, problems));
+  return lintSpec(document);
 }
 
 /** Merged spec only: load and conventions. */
@@ -105,7 +109,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
   try {
     const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
     return await onceValid(validated, async () => {
-      const findings = options.lint === false ? [] : await stage(progress, 'lint', () => lintSpec(spec));
+      const findings = options.lint === false ? [] : await stage(progress, 'lint', () => lintWithValidSettings(spec, sources));
       const errors = findings.filter((finding) => finding.severity === 'error');
       if (errors.length > 0) throw new SpecforgeError(placeAll(sources, errors).sort(byLocation));
       // Only the warnings shown are placed: placing thousands (GitHub's spec) costs a pass over 13 MB.

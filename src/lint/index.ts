@@ -7,7 +7,7 @@
 import { EXTENSION } from '../config.js';
 import { diagnostic, toPointer, type Diagnostic, type DiagnosticCode, type Severity } from '../diagnostics.js';
 import { operationsOf, type OpenApiDocument } from '../openapi/document.js';
-import type { LintContext, LintOperation, LintRule } from './rule.js';
+import type { Finding, LintContext, LintRule } from './rule.js';
 import { conventionErrorBodies, conventionParameters } from './rules/ownership.js';
 import { boundedInput, fieldCasing } from './rules/inputs.js';
 import { listReturnsArray, operationId, operationIdUnique, pathParameters } from './rules/operations.js';
@@ -52,17 +52,22 @@ export function lintSpec(document: OpenApiDocument): Diagnostic[] {
   };
   return RULES.flatMap((rule) => {
     const apiSetting = api.rules?.[rule.code] ?? rule.severity;
+    const reported = new Set<string>();
     return rule.check(context).flatMap((finding) => {
-      const setting = finding.operation ? settingFor(finding.operation, rule.code) ?? apiSetting : apiSetting;
-      if (setting === 'off') return [];
-      return [diagnostic(rule.code, finding.message, { pointer: toPointer(finding.at) }, { severity: setting })];
+      const setting = localSetting(document, finding, rule.code) ?? apiSetting;
+      const pointer = toPointer(finding.at);
+      // A schema shared by several operations is reported once, by the first whose settings keep it.
+      if (setting === 'off' || reported.has(pointer)) return [];
+      reported.add(pointer);
+      return [diagnostic(rule.code, finding.message, { pointer }, { severity: setting })];
     });
   });
 }
 
-/** An operation's own setting for a rule, else its path item's. */
-function settingFor({ operation, pathItem }: LintOperation, code: DiagnosticCode): RuleSetting | undefined {
-  return lintSettings(operation).rules?.[code] ?? lintSettings(pathItem).rules?.[code];
+/** The setting for a rule where a finding stands: its operation's, else its path item's. */
+function localSetting(document: OpenApiDocument, finding: Finding, code: DiagnosticCode): RuleSetting | undefined {
+  const pathItem = finding.operation?.pathItem ?? (finding.path === undefined ? undefined : document.paths?.[finding.path]);
+  return lintSettings(finding.operation?.operation).rules?.[code] ?? lintSettings(pathItem).rules?.[code];
 }
 
 export const LINT_CODES = RULES.map((rule) => rule.code);

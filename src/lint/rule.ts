@@ -20,8 +20,10 @@ export interface Finding {
   /** Path of tokens into the document where the problem stands. */
   at: string[];
   message: string;
-  /** The operation it belongs to, for per-operation switches. */
+  /** The operation it belongs to, for per-operation settings. */
   operation?: LintOperation;
+  /** The path it belongs to (path rules), for per-path-item settings. */
+  path?: string;
 }
 
 export interface LintRule {

@@ -24,13 +24,18 @@ export const IRREGULAR_PLURALS = new Set([
   'analytics', 'statistics', 'billing', 'sheep', 'fish', 'deer', 'aircraft', 'search', 'health', 'auth',
 ]);
 
-/** Words ending in `s` that are singular, so `s` alone does not make a plural. */
-export const SINGULAR_ENDING_IN_S = new Set(['status', 'bus', 'alias', 'address', 'class', 'process', 'access', 'business', 'analysis', 'basis', 'campus', 'canvas', 'census', 'virus', 'corpus', 'atlas', 'chaos', 'bonus', 'focus', 'radius', 'gas', 'lens', 'plus', 'progress', 'success', 'axis', 'thesis']);
+/** Singular nouns ending in `-us`, `-is` or `-as`: the `s` of these does not make a plural (`menus`, `apis` do). */
+export const SINGULAR_ENDING_IN_S = new Set([
+  'status', 'bus', 'virus', 'campus', 'census', 'corpus', 'bonus', 'focus', 'radius', 'genus', 'nexus', 'syllabus',
+  'stimulus', 'apparatus', 'consensus', 'prospectus', 'octopus', 'cactus', 'fungus', 'nucleus', 'plus',
+  'analysis', 'basis', 'axis', 'thesis', 'crisis', 'diagnosis', 'emphasis', 'hypothesis', 'oasis', 'synopsis',
+  'parenthesis', 'tennis', 'iris', 'chassis', 'alias', 'atlas', 'canvas', 'gas', 'bias', 'chaos', 'lens',
+]);
 
-/** Whether the last word of a segment reads as a plural noun. */
+/** Whether a word reads as a plural noun: the dictionaries first, then a final `s` that is not `ss`. */
 export function isPlural(word: string, extra: ReadonlySet<string>): boolean {
   const lower = word.toLowerCase();
   if (extra.has(lower) || IRREGULAR_PLURALS.has(lower)) return true;
   if (SINGULAR_ENDING_IN_S.has(lower)) return false;
-  return /s$/.test(lower) && !/(ss|us|is)$/.test(lower);
+  return /[^s]s$/.test(lower);
 }

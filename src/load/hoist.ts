@@ -23,8 +23,11 @@ export function hoistInlinedFiles(document: OpenApiDocument, sources: SourceSet)
     const value = lookup(document, target);
     if (value === undefined) continue;
     if (isSchemaPosition(tokens)) {
-      const name = uniqueName(document, nameFor(tokens, sources));
+      const origin = sources.resolveBundled(toPointer(tokens));
+      const name = uniqueName(document, nameFor(origin, sources));
       ((document.components ??= {}).schemas ??= {})[name] = value as JsonObject;
+      // Later diagnostics about the component still lead to the file it was written in.
+      sources.recordMove(['components', 'schemas', name], origin);
       const replacement = `#/components/schemas/${name}`;
       setAt(document, tokens, { $ref: replacement });
       rewriteRefs(document, (ref) => (ref === target ? replacement : ref.startsWith(target + '/') ? replacement + ref.slice(target.length) : ref));
@@ -68,8 +71,7 @@ function inlineRefs(document: OpenApiDocument, target: string, value: unknown): 
 }
 
 /** `components/note.yaml` → `Note`; a fragment inside a file adds its last token. */
-function nameFor(tokens: string[], sources: SourceSet): string {
-  const origin = sources.resolveBundled(toPointer(tokens));
+function nameFor(origin: { file: string; tokens: string[] }, sources: SourceSet): string {
   const file = pascalCase(basename(origin.file, extname(origin.file)));
   if (origin.tokens.length === 0) return file;
   const last = pascalCase(origin.tokens.at(-1)!);

@@ -136,8 +136,24 @@ export class SourceSet {
     return this.locate(file, tokens);
   }
 
+  /** Where the load stage moved a part of the bundle from (see hoist.ts): bundled path → origin. */
+  private readonly moved = new Map<string, { file: string; tokens: string[] }>();
+
+  recordMove(to: readonly string[], from: { file: string; tokens: string[] }): void {
+    this.moved.set(to.join('/'), from);
+  }
+
   /** The file and the path inside it that a pointer into the bundled document comes from. */
   resolveBundled(pointer: string): { file: string; tokens: string[] } {
+    const tokens = parsePointer(pointer);
+    for (let length = tokens.length; length > 0 && this.moved.size > 0; length--) {
+      const origin = this.moved.get(tokens.slice(0, length).join('/'));
+      if (origin) return { file: origin.file, tokens: [...origin.tokens, ...tokens.slice(length)] };
+    }
+    return this.followBundled(tokens);
+  }
+
+  private followBundled(bundledTokens: string[]): { file: string; tokens: string[] } {
     let filePath = this.root;
     let node = this.files.get(filePath)?.value;
     let inFile: string[] = [];
@@ -149,7 +165,7 @@ export class SourceSet {
       inFile = parseRef(`#${fragment}`);
       node = walk(this.files.get(filePath)?.value, inFile);
     };
-    for (const token of parsePointer(pointer)) {
+    for (const token of bundledTokens) {
       followExternalRef();
       node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[token] : undefined;
       inFile = [...inFile, token];

@@ -3,15 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
 import { formatFiles, PRETTIER_OPTIONS } from '../../src/format/index.js';
-import type { FileFormat, FilePart, OutputFile } from '../../src/render/index.js';
+import type { FileFormat, FilePart, RenderedFile } from '../../src/render/index.js';
 
-const output = (path: string, contents: string, format: FileFormat, parts?: FilePart[]): OutputFile => ({
-  path,
-  contents,
-  kind: 'generated',
-  format,
-  ...(parts ? { parts } : {}),
-});
+/** A rendered file: given as contents, or (when `parts` are passed) as parts only. */
+const output = (path: string, contents: string, format: FileFormat, parts?: FilePart[]): RenderedFile =>
+  parts ? { path, parts, kind: 'generated', format } : { path, contents, kind: 'generated', format };
 
 async function formatOne(contents: string, format: FileFormat = 'typescript'): Promise<string> {
   const [file] = await formatFiles([output('a.ts', contents, format)]);
@@ -78,7 +74,7 @@ describe('formatFiles: pinned prettier options', () => {
   });
 
   test('files keep their order and metadata; parts are dropped from the result', async () => {
-    const files: OutputFile[] = [
+    const files: RenderedFile[] = [
       output('b.ts', 'let b = "b"\n', 'typescript'),
       { ...output('a.json', '{"x":true}', 'json'), kind: 'scaffold' },
       output('c.yaml', 'c:  1\n', 'as-is'),

@@ -1,19 +1,20 @@
 /**
- * Input rules: query parameters and body fields in snake_case (conventions
- * §2), and bounds on what a request body may hold (unbounded input is how
- * services get exhausted).
+ * Body rules: fields in snake_case (conventions §2: `created_after`,
+ * `has_more`), in request and response bodies alike, and bounds on what a
+ * request body may hold (unbounded input is how services get exhausted).
  */
+import { parseRef } from '../../diagnostics.js';
 import { isJsonMediaType } from '../../openapi/classify.js';
 import {
   deref,
   isObject,
   isReference,
-  type ParameterObject,
+  type MediaTypeObject,
   type Reference,
   type RequestBodyObject,
+  type ResponseObject,
   type SchemaObject,
 } from '../../openapi/document.js';
-import { parseRef } from '../../diagnostics.js';
 import type { Finding, LintContext, LintOperation, LintRule } from '../rule.js';
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -21,62 +22,51 @@ const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 export const fieldCasing: LintRule = {
   code: 'LINT_FIELD_CASING',
   severity: 'warning',
-  check(context) {
-    const findings: Finding[] = [];
-    for (const operation of context.operations) {
-      (operation.operation.parameters ?? []).forEach((parameter, index) => {
-        const p = deref<ParameterObject>(context.document, parameter);
-        if (p?.in === 'query' && !SNAKE_CASE.test(p.name)) {
-          findings.push({ at: ['paths', operation.path, operation.method, 'parameters', String(index)], message: `query parameter "${p.name}" is not snake_case`, operation });
-        }
-      });
-      for (const { schema, at } of bodySchemas(context, operation)) {
-        const base = isReference(schema) ? parseRef(schema.$ref) : at;
-        const properties = deref<SchemaObject>(context.document, schema)?.properties ?? {};
-        for (const name of Object.keys(properties)) {
-          if (!SNAKE_CASE.test(name)) findings.push({ at: [...base, 'properties', name], message: `body field "${name}" is not snake_case`, operation });
-        }
+  check: (context) =>
+    context.operations.flatMap((operation) => {
+      const findings: Finding[] = queryParameterNames(context, operation);
+      for (const body of [...requestBodies(context, operation), ...responseBodies(context, operation)]) {
+        walkSchemas(context, body, (schema, at) => {
+          for (const name of Object.keys(schema.properties ?? {})) {
+            if (!SNAKE_CASE.test(name)) findings.push({ at: [...at, 'properties', name], message: `body field "${name}" is not snake_case`, operation });
+          }
+        });
       }
-    }
-    return dedupe(findings);
-  },
+      return findings;
+    }),
 };
+
+function queryParameterNames(context: LintContext, operation: LintOperation): Finding[] {
+  return (operation.operation.parameters ?? []).flatMap((parameter, index): Finding[] => {
+    const p = deref<{ in?: string; name?: string }>(context.document, parameter);
+    if (p?.in !== 'query' || p.name === undefined || SNAKE_CASE.test(p.name)) return [];
+    return [{ at: ['paths', operation.path, operation.method, 'parameters', String(index)], message: `query parameter "${p.name}" is not snake_case`, operation }];
+  });
+}
 
 export const boundedInput: LintRule = {
   code: 'LINT_UNBOUNDED_INPUT',
   severity: 'warning',
-  check(context) {
-    const findings: Finding[] = [];
-    const seen = new Set<string>();
-    const visit = (schema: SchemaObject | Reference, at: string[], operation: LintOperation, depth: number) => {
-      if (depth > 12) return;
-      const target = isReference(schema) ? parseRef(schema.$ref) : at;
-      const key = target.join('/');
-      if (seen.has(key)) return; // each schema once, wherever it is used
-      seen.add(key);
-      const resolved = deref<SchemaObject>(context.document, schema);
-      if (!resolved) return;
-      const unbounded = missingBound(resolved);
-      if (unbounded) findings.push({ at: target, message: unbounded, operation });
-      for (const [name, property] of Object.entries(resolved.properties ?? {})) visit(property, [...target, 'properties', name], operation, depth + 1);
-      if (resolved.items) visit(resolved.items, [...target, 'items'], operation, depth + 1);
-      for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
-        (resolved[keyword] as (SchemaObject | Reference)[] | undefined)?.forEach((part, i) => visit(part, [...target, keyword, String(i)], operation, depth + 1));
+  check: (context) =>
+    context.operations.flatMap((operation) => {
+      const findings: Finding[] = [];
+      for (const body of requestBodies(context, operation)) {
+        walkSchemas(context, body, (schema, at) => {
+          const unbounded = missingBound(schema);
+          if (unbounded) findings.push({ at, message: unbounded, operation });
+        });
       }
-    };
-    for (const operation of context.operations) {
-      for (const { schema, at } of bodySchemas(context, operation)) visit(schema, at, operation, 0);
-    }
-    return findings;
-  },
+      return findings;
+    }),
 };
 
 /** Formats whose values are bounded by their grammar. */
-const BOUNDED_FORMATS = new Set(['date', 'date-time', 'time', 'uuid', 'ipv4', 'ipv6', 'int32', 'int64', 'byte']);
+const BOUNDED_FORMATS = new Set(['date', 'date-time', 'time', 'uuid', 'ipv4', 'ipv6']);
 
 function missingBound(schema: SchemaObject): string | undefined {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (schema.enum !== undefined || schema.const !== undefined) return undefined;
+  // Fixed values bound themselves; a readOnly field is not accepted in a request at all.
+  if (schema.enum !== undefined || schema.const !== undefined || schema.readOnly === true) return undefined;
   if (types.includes('string') && schema.maxLength === undefined && !BOUNDED_FORMATS.has(schema.format ?? '')) return 'a string without maxLength';
   if (types.includes('array') && schema.maxItems === undefined) return 'an array without maxItems';
   if ((types.includes('integer') || types.includes('number')) && schema.maximum === undefined && schema.exclusiveMaximum === undefined) {
@@ -85,21 +75,50 @@ function missingBound(schema: SchemaObject): string | undefined {
   return undefined;
 }
 
-/** The JSON schemas of an operation's request body, with where each stands. */
-function bodySchemas(context: LintContext, operation: LintOperation): { schema: SchemaObject | Reference; at: string[] }[] {
-  const body = operation.operation.requestBody;
-  if (!body) return [];
-  const base = isReference(body) ? parseRef(body.$ref) : ['paths', operation.path, operation.method, 'requestBody'];
-  const resolved = deref<RequestBodyObject>(context.document, body);
-  return Object.entries(resolved?.content ?? {}).flatMap(([type, media]) =>
+interface BodySchema {
+  schema: SchemaObject | Reference;
+  at: string[];
+}
+
+/**
+ * Every schema inside a body, each once, with the pointer where it is
+ * written (a `$ref`'s target, not the place that refers to it).
+ */
+function walkSchemas(context: LintContext, body: BodySchema, visit: (schema: SchemaObject, at: string[]) => void): void {
+  const seen = new Set<string>();
+  const walk = (schema: SchemaObject | Reference, at: string[], depth: number) => {
+    const where = isReference(schema) ? parseRef(schema.$ref) : at;
+    const key = where.join('/');
+    if (depth > 16 || seen.has(key)) return;
+    seen.add(key);
+    const resolved = deref<SchemaObject>(context.document, schema);
+    if (!resolved) return;
+    visit(resolved, where);
+    for (const [name, property] of Object.entries(resolved.properties ?? {})) walk(property, [...where, 'properties', name], depth + 1);
+    if (resolved.items) walk(resolved.items, [...where, 'items'], depth + 1);
+    for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+      (resolved[keyword] as (SchemaObject | Reference)[] | undefined)?.forEach((part, i) => walk(part, [...where, keyword, String(i)], depth + 1));
+    }
+  };
+  walk(body.schema, body.at, 0);
+}
+
+function jsonSchemas(content: Record<string, MediaTypeObject> | undefined, base: string[]): BodySchema[] {
+  return Object.entries(content ?? {}).flatMap(([type, media]) =>
     isJsonMediaType(type) && isObject(media.schema) ? [{ schema: media.schema, at: [...base, 'content', type, 'schema'] }] : [],
   );
 }
 
-function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((finding) => {
-    const key = finding.at.join('/');
-    return !seen.has(key) && seen.add(key);
+function requestBodies(context: LintContext, operation: LintOperation): BodySchema[] {
+  const body = operation.operation.requestBody;
+  if (!body) return [];
+  const base = isReference(body) ? parseRef(body.$ref) : ['paths', operation.path, operation.method, 'requestBody'];
+  return jsonSchemas(deref<RequestBodyObject>(context.document, body)?.content, base);
+}
+
+function responseBodies(context: LintContext, operation: LintOperation): BodySchema[] {
+  return Object.entries(operation.operation.responses ?? {}).flatMap(([status, response]) => {
+    const base = isReference(response) ? parseRef(response.$ref) : ['paths', operation.path, operation.method, 'responses', status];
+    return jsonSchemas(deref<ResponseObject>(context.document, response)?.content, base);
   });
 }

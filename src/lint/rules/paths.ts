@@ -9,7 +9,8 @@ import type { Finding, LintContext, LintRule } from '../rule.js';
 import { ACTION_VERBS, isPlural } from '../words.js';
 
 const PARAM = /^\{[^}]*\}$/;
-const VERSION_LIKE = /^(v\d.*|version\d*)$/i;
+// `v2`, `v1.0`, `version3`: a segment meant as a version. A bare `version` is a resource (`GET /version`).
+const VERSION_LIKE = /^(v\d.*|version\d+)$/i;
 
 const staticSegments = (path: string) => path.split('/').filter((segment) => segment !== '' && !PARAM.test(segment));
 const pathsOf = (context: LintContext) => Object.keys(context.document.paths ?? {});
@@ -21,7 +22,7 @@ export const pathVerb: LintRule = {
   check: (context) =>
     pathsOf(context).flatMap((path) => {
       const verb = staticSegments(path).find((segment) => ACTION_VERBS.has(words(segment)[0] ?? ''));
-      return verb ? [{ at: at(path), message: `"${verb}" is an action: paths name resources (nouns), the method says what to do` }] : [];
+      return verb ? [{ at: at(path), path, message: `"${verb}" is an action: paths name resources (nouns), the method says what to do` }] : [];
     }),
 };
 
@@ -38,7 +39,7 @@ export const collectionPlural: LintRule = {
       const collections = pairs.filter((pair, index) => pair.collection !== '' && (pair.idParams.length > 0 || (index === pairs.length - 1 && lists.has(path))));
       const singular = collections.find(({ collection }) => !isPlural(headNoun(collection), context.plurals));
       return singular
-        ? [{ at: at(path), message: `collection "${singular.collection}" is not a plural noun (if it is one, add it to x-specforge.lint.plurals)` }]
+        ? [{ at: at(path), path, message: `collection "${singular.collection}" is not a plural noun (if it is one, add it to x-specforge.lint.plurals)` }]
         : [];
     });
   },
@@ -80,7 +81,7 @@ export const pathCasing: LintRule = {
     return styled.flatMap(({ path, segment, casing }): Finding[] => {
       if (casing === style || reported.has(path)) return [];
       reported.add(path);
-      return [{ at: at(path), message: `"${segment}" is ${casing}; this spec's paths are ${style}` }];
+      return [{ at: at(path), path, message: `"${segment}" is ${casing}; this spec's paths are ${style}` }];
     });
   },
 };
@@ -90,8 +91,8 @@ export const pathShapeRule: LintRule = {
   severity: 'warning',
   check: (context) =>
     pathsOf(context).flatMap((path) => {
-      if (path.length > 1 && path.endsWith('/')) return [{ at: at(path), message: 'the path ends with a slash' }];
-      if (path.includes('//')) return [{ at: at(path), message: 'the path has an empty segment (`//`)' }];
+      if (path.length > 1 && path.endsWith('/')) return [{ at: at(path), path, message: 'the path ends with a slash' }];
+      if (path.includes('//')) return [{ at: at(path), path, message: 'the path has an empty segment (`//`)' }];
       return [];
     }),
 };
@@ -107,8 +108,8 @@ export const versionSegment: LintRule = {
       segments.forEach((segment, index) => {
         if (!VERSION_LIKE.test(segment)) return;
         const placed = index === 0 || (index === 1 && segments[0] === 'api');
-        if (!/^v[1-9]\d*$/.test(segment)) findings.push({ at: at(path), message: `"${segment}" is not a version segment of the form v<N>, N a positive integer` });
-        else if (!placed) findings.push({ at: at(path), message: `"${segment}" must come first, or right after /api` });
+        if (!/^v[1-9]\d*$/.test(segment)) findings.push({ at: at(path), path, message: `"${segment}" is not a version segment of the form v<N>, N a positive integer` });
+        else if (!placed) findings.push({ at: at(path), path, message: `"${segment}" must come first, or right after /api` });
         else versions.set(segment, [...(versions.get(segment) ?? []), path]);
       });
     }
@@ -116,11 +117,11 @@ export const versionSegment: LintRule = {
     if (versions.size > 1) {
       const [first] = versions.keys();
       for (const [version, paths] of versions) {
-        if (version !== first) findings.push(...paths.map((path) => ({ at: at(path), message: `${version} here, ${first} elsewhere: every path uses the same version` })));
+        if (version !== first) findings.push(...paths.map((path) => ({ at: at(path), path, message: `${version} here, ${first} elsewhere: every path uses the same version` })));
       }
     } else if (versioned.length > 0) {
       const unversioned = pathsOf(context).filter((path) => !versioned.includes(path));
-      findings.push(...unversioned.map((path) => ({ at: at(path), message: 'other paths carry a version segment; this one does not' })));
+      findings.push(...unversioned.map((path) => ({ at: at(path), path, message: 'other paths carry a version segment; this one does not' })));
     }
     return findings;
   },
