@@ -1,10 +1,10 @@
 /**
- * The pipeline, in one screen:
+ * The pipeline:
  *
- *   load ─▶ conventions ─▶ model ─▶ render ─▶ format ─▶ write
+ *   load ─▶ lint ─▶ conventions ─▶ model ─▶ render ─▶ format ─▶ write
  *
- * `generate` runs all of it; `check` stops before write and compares;
- * `merge` stops after conventions.
+ * `generate` runs all of it; `check` skips lint and stops before write to
+ * compare; `merge` stops after conventions; `lint` after lint.
  */
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
