@@ -80,8 +80,16 @@ const WARNINGS_SHOWN = 5;
 export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
   const progress = options.progress ?? SILENT;
   const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
-  await validated;
-  return stage(progress, 'lint', () => placeAll(sources, lintWithValidSettings(document, sources)).sort(byLocation));
+  return onceValid(validated, () => stage(progress, 'lint', () => placeAll(sources, lintWithValidSettings(document, sources)).sort(byLocation)));
+}
+
+/** Lint as a gate: errors stop the run (all placed, in file order); warnings let it go on. */
+function lintGate(document: OpenApiDocument, sources: SourceSet): LintWarnings {
+  const findings = lintWithValidSettings(document, sources);
+  const errors = findings.filter((finding) => finding.severity === 'error');
+  if (errors.length > 0) throw new SpecforgeError(placeAll(sources, errors).sort(byLocation));
+  // Only the warnings shown are placed: placing thousands (GitHub's spec) costs a pass over 13 MB.
+  return { total: findings.length, first: placeAll(sources, findings.slice(0, WARNINGS_SHOWN)) };
 }
 
 /** The rules read their settings from `x-specforge`: settings that are wrong stop the run first. */
@@ -109,11 +117,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
   try {
     const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
     return await onceValid(validated, async () => {
-      const findings = options.lint === false ? [] : await stage(progress, 'lint', () => lintWithValidSettings(spec, sources));
-      const errors = findings.filter((finding) => finding.severity === 'error');
-      if (errors.length > 0) throw new SpecforgeError(placeAll(sources, errors).sort(byLocation));
-      // Only the warnings shown are placed: placing thousands (GitHub's spec) costs a pass over 13 MB.
-      const warnings = { total: findings.length, first: placeAll(sources, findings.slice(0, WARNINGS_SHOWN)) };
+      const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources));
       const { document, config } = await stage(progress, 'conventions', () =>
         withDiagnosticsPlaced(sources, () => applyConventions(spec, resources.fragments)),
       );

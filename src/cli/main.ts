@@ -95,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
         exitCode = await runCheck(args as unknown as GenerateArgs);
       },
     )
-    .demandCommand(1, 'Name a command: generate, merge or check.')
+    .demandCommand(1, 'Name a command: generate, lint, check or merge.')
     .strict()
     .recommendCommands()
     .version(VERSION)
@@ -239,7 +239,8 @@ async function runLint(args: LintArgs): Promise<number> {
     const found = await lint({ spec: args.spec, progress: args.format === 'json' ? undefined : progressOn(output) });
     const diagnostics = args.strict ? found.map((d) => ({ ...d, severity: 'error' as const })) : found;
     if (args.format === 'json') return asJson(diagnostics);
-    printLintReport(output, diagnostics);
+    // --quiet: errors only, and the counts of all.
+    printLintReport(output, args.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics, countBySeverity(diagnostics));
     return diagnostics.some((d) => d.severity === 'error') ? EXIT.userError : EXIT.ok;
   } catch (error) {
     if (!(error instanceof SpecforgeError)) return reportUnexpected(output, error);

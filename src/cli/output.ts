@@ -30,7 +30,7 @@ export function paint(output: Output, code: string, text: string): string {
 
 export function printDiagnostics(output: Output, diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) output.err(formatDiagnostic(d, { color: output.color, cwd: process.cwd() }));
-  output.err(summaryLine(diagnostics));
+  output.err(summaryLine(countBySeverity(diagnostics)));
 }
 
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
@@ -38,13 +38,12 @@ export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: n
   return { errors, warnings: diagnostics.length - errors };
 }
 
-function summaryLine(diagnostics: readonly Diagnostic[]): string {
-  const { errors, warnings } = countBySeverity(diagnostics);
+function summaryLine({ errors, warnings }: { errors: number; warnings: number }): string {
   return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
 }
 
-/** `specforge lint`: findings grouped by file, in file order, on stdout; then the counts. */
-export function printLintReport(output: Output, diagnostics: readonly Diagnostic[]): void {
+/** `specforge lint`: findings grouped by file, in file order, on stdout; then the counts (of all, shown or not). */
+export function printLintReport(output: Output, diagnostics: readonly Diagnostic[], counts = countBySeverity(diagnostics)): void {
   let file: string | undefined;
   for (const d of diagnostics) {
     const relativePath = d.file ? relative(process.cwd(), d.file) : '';
@@ -60,7 +59,7 @@ export function printLintReport(output: Output, diagnostics: readonly Diagnostic
     output.out(paint(output, '2', `           ${d.pointer ?? ''}  fix: ${d.hint}`));
   }
   if (diagnostics.length > 0) output.out('');
-  output.out(diagnostics.length === 0 ? 'No problems found.' : summaryLine(diagnostics));
+  output.out(counts.errors + counts.warnings === 0 ? 'No problems found.' : summaryLine(counts));
 }
 
 /** During `generate`: the first few lint warnings, then where to see them all. */

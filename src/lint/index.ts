@@ -52,22 +52,36 @@ export function lintSpec(document: OpenApiDocument): Diagnostic[] {
   };
   return RULES.flatMap((rule) => {
     const apiSetting = api.rules?.[rule.code] ?? rule.severity;
-    const reported = new Set<string>();
-    return rule.check(context).flatMap((finding) => {
-      const setting = localSetting(document, finding, rule.code) ?? apiSetting;
-      const pointer = toPointer(finding.at);
-      // A schema shared by several operations is reported once, by the first whose settings keep it.
-      if (setting === 'off' || reported.has(pointer)) return [];
-      reported.add(pointer);
-      return [diagnostic(rule.code, finding.message, { pointer }, { severity: setting })];
-    });
+    // One diagnostic per place and message. A schema shared by several operations is reported
+    // unless all of them turned the rule off, at the most severe of their settings.
+    const kept = new Map<string, { finding: Finding; severity: Severity }>();
+    for (const finding of rule.check(context)) {
+      const setting = localSetting(context, finding, rule.code) ?? apiSetting;
+      if (setting === 'off') continue;
+      const key = `${finding.at.join('/')}\u0000${finding.message}`;
+      const before = kept.get(key);
+      if (!before || (before.severity === 'warning' && setting === 'error')) kept.set(key, { finding, severity: setting });
+    }
+    return [...kept.values()].map(({ finding, severity }) =>
+      diagnostic(rule.code, finding.message, { pointer: toPointer(finding.at) }, { severity }),
+    );
   });
 }
 
-/** The setting for a rule where a finding stands: its operation's, else its path item's. */
-function localSetting(document: OpenApiDocument, finding: Finding, code: DiagnosticCode): RuleSetting | undefined {
-  const pathItem = finding.operation?.pathItem ?? (finding.path === undefined ? undefined : document.paths?.[finding.path]);
-  return lintSettings(finding.operation?.operation).rules?.[code] ?? lintSettings(pathItem).rules?.[code];
+/**
+ * The setting for a rule where a finding stands: its operation's, else its
+ * path item's; a path's own finding (a verb in it) also takes the setting
+ * its operations agree on.
+ */
+function localSetting(context: LintContext, finding: Finding, code: DiagnosticCode): RuleSetting | undefined {
+  const ruleOf = (owner: unknown) => lintSettings(owner).rules?.[code];
+  if (finding.operation) return ruleOf(finding.operation.operation) ?? ruleOf(finding.operation.pathItem);
+  if (finding.path === undefined) return undefined;
+  const own = ruleOf(context.document.paths?.[finding.path]);
+  if (own !== undefined) return own;
+  const settings = new Set(context.operations.filter((o) => o.path === finding.path).map((o) => ruleOf(o.operation)));
+  return settings.size === 1 ? [...settings][0] : undefined;
 }
+
 
 export const LINT_CODES = RULES.map((rule) => rule.code);

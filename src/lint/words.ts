@@ -3,6 +3,7 @@
  * word missing here is a missed finding, a wrong word a false positive, and
  * users extend the plural list in their configuration.
  */
+import { words } from '../openapi/names.js';
 
 /**
  * Action verbs that make a path segment a remote procedure call (conventions
@@ -15,6 +16,19 @@ export const ACTION_VERBS = new Set([
   'cancel', 'approve', 'rerun', 'retry', 'enable', 'disable', 'restart', 'reset', 'login', 'logout',
   'register', 'subscribe', 'unsubscribe', 'verify', 'validate', 'send', 'upload', 'download', 'generate', 'convert',
 ]);
+
+/** Verbs that also qualify a noun: `download-links`, `add-ons`, `login-attempts` name things. */
+export const NOUN_MODIFIERS = new Set(['download', 'upload', 'add', 'login', 'logout', 'send']);
+
+/** Words after which a segment qualifies its noun: `codes-of-conduct`, `branches-where-head`. */
+const QUALIFIERS = new Set(['of', 'where', 'by', 'for', 'with', 'in', 'on', 'to', 'from']);
+
+/** The noun a segment names: the word before a qualifier, else the last word that is not a version (`projectsV2`). */
+export function headNoun(segment: string): string {
+  const parts = words(segment).filter((word) => !/^v?\d+$/.test(word));
+  const qualifier = parts.findIndex((word) => QUALIFIERS.has(word));
+  return (qualifier > 0 ? parts[qualifier - 1] : parts.at(-1)) ?? segment;
+}
 
 /** Plural nouns that do not end in `s`, and nouns with no singular/plural difference. */
 export const IRREGULAR_PLURALS = new Set([

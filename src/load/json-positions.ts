@@ -5,40 +5,39 @@
  * was asked for.
  */
 
-const SEPARATOR = '\u0000';
+/** A path as a key: each token after a NUL, so the root is `''` and a root key `""` is not. */
+const keyOf = (tokens: readonly string[]) => tokens.map((token) => '\u0000' + token).join('');
+const child = (parent: string, token: string) => parent + '\u0000' + token;
+
+/** One frame per open container: its path, whether it leads to a wanted path, and (arrays) the next index. */
+interface Frame {
+  path: string;
+  relevant: boolean;
+  array: boolean;
+  index: number;
+}
 
 /**
- * Offsets of each wanted path and of every prefix of it (tokens joined by
- * NUL), at its key or array element: where a path does not exist, its
- * deepest existing prefix places it.
+ * Offsets of each wanted path and of every prefix of it, at its key or
+ * array element: where a path does not exist, its deepest existing prefix
+ * places it. A duplicate key is placed at its last occurrence, the one
+ * JSON.parse keeps.
  */
 function jsonOffsets(text: string, paths: readonly (readonly string[])[]): Map<string, number> {
-  const prefixes = new Set<string>(['']);
-  for (const path of paths) for (let i = 1; i <= path.length; i++) prefixes.add(path.slice(0, i).join(SEPARATOR));
-  const wanted = prefixes;
+  const wanted = new Set<string>(['']);
+  for (const path of paths) for (let i = 1; i <= path.length; i++) wanted.add(keyOf(path.slice(0, i)));
   const found = new Map<string, number>([['', text.search(/\S/)]]);
-
-  // One frame per open container: its path, whether it leads to a wanted path, and (arrays) the next index.
-  interface Frame {
-    path: string;
-    relevant: boolean;
-    array: boolean;
-    index: number;
-    key?: string;
-  }
   const stack: Frame[] = [];
-  let pendingKey: string | undefined;
-  const childPath = (frame: Frame, token: string) => (frame.path === '' && stack.length === 1 ? token : frame.path + SEPARATOR + token);
+  let pendingKey = '';
 
-  /** A value starts at `offset`: record it if wanted; returns its path when it may contain wanted paths. */
+  /** A value starts at `offset`: an array element is recorded here; returns the value's path and relevance. */
   const valueStarts = (offset: number): { path: string; relevant: boolean } => {
     const frame = stack.at(-1);
     if (!frame) return { path: '', relevant: true };
     if (!frame.relevant) return { path: '', relevant: false };
-    const token = frame.array ? String(frame.index++) : (pendingKey ?? '');
-    const path = stack.length === 1 && frame.path === '' ? token : `${frame.path}${SEPARATOR}${token}`;
-    if (frame.array && wanted.has(path) && !found.has(path)) found.set(path, offset);
-    return { path, relevant: prefixes.has(path) };
+    const path = child(frame.path, frame.array ? String(frame.index++) : pendingKey);
+    if (frame.array && wanted.has(path)) found.set(path, offset);
+    return { path, relevant: wanted.has(path) };
   };
 
   for (let i = 0; i < text.length; i++) {
@@ -55,16 +54,12 @@ function jsonOffsets(text: string, paths: readonly (readonly string[])[]): Map<s
       }
       const frame = stack.at(-1);
       const isKey = frame !== undefined && !frame.array && nextNonSpace(text, i + 1) === 58; /* : */
-      if (isKey) {
-        const raw = text.slice(start + 1, i);
-        pendingKey = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : raw;
-        if (frame.relevant) {
-          const path = childPath(frame, pendingKey);
-          if (wanted.has(path) && !found.has(path)) found.set(path, start);
-        }
-      } else {
+      if (!isKey) {
         valueStarts(start);
+        continue;
       }
+      pendingKey = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      if (frame.relevant && wanted.has(child(frame.path, pendingKey))) found.set(child(frame.path, pendingKey), start);
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       const { path, relevant } = valueStarts(i);
       stack.push({ path, relevant, array: c === 91, index: 0 });
@@ -94,8 +89,8 @@ export function locateInJson(text: string, paths: readonly (readonly string[])[]
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   return paths.map((path) => {
     let depth = path.length;
-    while (depth > 0 && !offsets.has(path.slice(0, depth).join(SEPARATOR))) depth--;
-    const offset = offsets.get(path.slice(0, depth).join(SEPARATOR)) ?? 0;
+    while (depth > 0 && !offsets.has(keyOf(path.slice(0, depth)))) depth--;
+    const offset = offsets.get(keyOf(path.slice(0, depth))) ?? 0;
     let low = 0;
     let high = lineStarts.length - 1;
     while (low < high) {

@@ -6,7 +6,7 @@
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 
-export type ParseResult = { ok: true; value: unknown } | { ok: false; problem: Diagnostic };
+export type ParseResult = { ok: true; value: unknown; syntax: 'json' | 'yaml' } | { ok: false; problem: Diagnostic };
 
 /** JSON first where the text looks like JSON (fast); a `.yaml` file in flow style falls back to YAML. */
 export function parseText(text: string, file: string): ParseResult {
@@ -17,7 +17,7 @@ export function parseText(text: string, file: string): ParseResult {
 
 function parseJson(text: string, file: string): ParseResult {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(text), syntax: 'json' };
   } catch (error) {
     const message = ((error as Error).message.split('\n')[0] ?? '').trim();
     // "Unexpected end of JSON input" names no position: the problem is at the end.
@@ -53,7 +53,7 @@ function parseYaml(text: string, file: string): ParseResult {
       }),
     };
   }
-  return { ok: true, value: document.toJS({ maxAliasCount: 1000 }) };
+  return { ok: true, value: document.toJS({ maxAliasCount: 1000 }), syntax: 'yaml' };
 }
 
 function lineColumnAt(text: string, offset: number): { line: number; column: number } {

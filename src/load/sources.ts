@@ -19,6 +19,8 @@ export interface SourceFile {
   value: unknown;
   /** sha256 of the bytes, for the manifest's input fingerprint. */
   hash: string;
+  /** Which parser read it (a `.yaml` file in flow style may look like JSON and not be). */
+  syntax: 'json' | 'yaml';
 }
 
 export class SourceSet {
@@ -55,7 +57,7 @@ export class SourceSet {
     const text = bytes.toString('utf8');
     const parsed = parseText(text, path);
     if (!parsed.ok) return parsed.problem;
-    const file: SourceFile = { path, text, value: parsed.value, hash: sha256(bytes) };
+    const file: SourceFile = { path, text, value: parsed.value, hash: sha256(bytes), syntax: parsed.syntax };
     this.files.set(path, file);
     return file;
   }
@@ -112,7 +114,7 @@ export class SourceSet {
     const tokens = paths.map((path) => path.map(String));
     const positions = !file
       ? tokens.map(() => undefined)
-      : /^\s*[{[]/.test(file.text)
+      : file.syntax === 'json'
         ? locateInJson(file.text, tokens)
         : tokens.map((path) => locateInText(this.indexOf(file), path));
     return tokens.map((path, i) => ({ file: filePath, pointer: toPointer(path), ...positions[i] }));
@@ -157,11 +159,13 @@ export class SourceSet {
     let filePath = this.root;
     let node = this.files.get(filePath)?.value;
     let inFile: string[] = [];
+    // The bundle keeps the root's own `#` refs, so a path never crosses one there; in another
+    // file a `#` ref was inlined by the bundler, and the path goes on where it points.
     const followExternalRef = () => {
       const ref = refOf(node);
-      if (ref === undefined || ref.startsWith('#')) return;
+      if (ref === undefined || (ref.startsWith('#') && filePath === this.root)) return;
       const [target, fragment = ''] = ref.split('#');
-      filePath = resolve(dirname(filePath), percentDecode(target!));
+      if (target) filePath = resolve(dirname(filePath), percentDecode(target));
       inFile = parseRef(`#${fragment}`);
       node = walk(this.files.get(filePath)?.value, inFile);
     };

@@ -5,7 +5,7 @@
  * `x-specforge.lint` configuration, lint inside `generate`, and a run over
  * GitHub's 13 MB spec. Runs the compiled CLI (`npm run build` first).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIAGNOSTIC_CATALOG, type DiagnosticCode } from '../../src/diagnostics.js';
 import { ROOT, runCli, scratchDir, type CliResult } from '../helpers.js';
@@ -88,7 +88,7 @@ const RULE_CASES: RuleCase[] = [
     code: 'LINT_VERSION_SEGMENT',
     severity: 'error',
     findings: [
-      { pointer: '#/paths/~1v2~1books~1{book_id}', line: 18, column: 3, says: 'v2 here, v1 elsewhere' },
+      { pointer: '#/paths/~1v2~1books~1{book_id}', line: 18, column: 3, says: 'v2 here, v1 in most paths' },
       { pointer: '#/paths/~1api~1v0~1authors', line: 34, column: 3, says: '"v0" is not a version segment of the form v<N>' },
     ],
   },
@@ -557,4 +557,19 @@ describe("GitHub's spec (the benchmark's, 13 MB)", () => {
     },
     60_000,
   );
+});
+
+describe('placing findings', () => {
+  test('a .yaml file in flow style is placed by the YAML parser, not the JSON scanner', async () => {
+    const { dir, cleanup } = scratchDir();
+    try {
+      const spec = join(dir, 'flow.yaml');
+      writeFileSync(spec, '{openapi: 3.0.3, info: {title: T, version: "1"},\n paths: {\n  /getThings: {get: {operationId: list_things, responses: {"200": {description: ok}}}}}}\n');
+      const result = await runCli(['lint', spec, '--format', 'json']);
+      const [finding] = (JSON.parse(result.stdout) as { diagnostics: { code: string; line: number }[] }).diagnostics;
+      expect(finding).toMatchObject({ code: 'LINT_PATH_VERB', line: 3 });
+    } finally {
+      cleanup();
+    }
+  });
 });

@@ -356,7 +356,8 @@ describe('LINT_CONVENTION_ERROR_BODY', () => {
       },
       { components: { responses: { NotFound: NOT_FOUND } } },
     );
-    expect(pointers(document, 'LINT_CONVENTION_ERROR_BODY')).toEqual(['#/paths/~1books~1{id}/get/responses/404']);
+    // Reported where it is written, the shared component, once.
+    expect(pointers(document, 'LINT_CONVENTION_ERROR_BODY')).toEqual(['#/components/responses/NotFound']);
   });
 
   test('statuses the conventions do not own, and non-JSON bodies, are left alone', () => {
@@ -408,5 +409,48 @@ describe('settings', () => {
       { components: { schemas: { BookInput: { type: 'object', properties: { title: { type: 'string' } } } } } },
     );
     expect(pointers(document, 'LINT_UNBOUNDED_INPUT')).toEqual(['#/components/schemas/BookInput/properties/title']);
+  });
+});
+
+describe('review findings (each reproduced before its fix)', () => {
+  const messages = (document: OpenApiDocument, code: string) => lintSpec(document).filter((d) => d.code === code).map((d) => d.message);
+
+  test('two problems at one place are both reported', () => {
+    const document = doc({ '/things/{a}/{b}': { get: read('get_thing') } });
+    expect(messages(document, 'LINT_PATH_PARAMETER')).toEqual(['path parameter {a} is not declared', 'path parameter {b} is not declared']);
+  });
+
+  test('the version most paths use is the reference; a lone other version is the odd one', () => {
+    const document = doc({ '/v2/a': { get: list('a') }, '/v1/bs': { get: list('bs') }, '/v1/cs': { get: list('cs') } });
+    expect(pointers(document, 'LINT_VERSION_SEGMENT')).toEqual(['#/paths/~1v2~1a']);
+  });
+
+  test('`exclusiveMaximum: true` (3.0) bounds nothing', () => {
+    const document = doc({ '/things': { post: create('create_thing', { type: 'object', properties: { n: { type: 'integer', exclusiveMaximum: true } } }) } });
+    expect(messages(document, 'LINT_UNBOUNDED_INPUT')).toEqual(['an integer without maximum']);
+  });
+
+  test('an `error` that is a $ref to a string is not the error envelope', () => {
+    const document = doc(
+      { '/things/{id}': { parameters: [pathParam('id')], get: { operationId: 'get_thing', responses: { ...ok(ITEM), ...ok({ type: 'object', properties: { error: { $ref: '#/components/schemas/Text' } } }, '404') } } } },
+      { components: { schemas: { Text: { type: 'string' } } } },
+    );
+    expect(pointers(document, 'LINT_CONVENTION_ERROR_BODY')).toEqual(['#/paths/~1things~1{id}/get/responses/404']);
+  });
+
+  test('query parameters of the path item count, and credential names are read without - and _', () => {
+    const document = doc({ '/things': { parameters: [query('pageSize'), query('api-key')], get: list('list_things') } });
+    expect(pointers(document, 'LINT_FIELD_CASING')).toEqual(['#/paths/~1things/parameters/0', '#/paths/~1things/parameters/1']);
+    expect(pointers(document, 'LINT_CREDENTIAL_IN_QUERY')).toEqual(['#/paths/~1things/parameters/1']);
+  });
+
+  test('`download-links` names things; `{id}:cancel` is an action; `{owner}_{repo}` is not snake_case', () => {
+    const document = doc({
+      '/download-links': { get: list('list_download_links') },
+      '/jobs/{id}:cancel': { parameters: [pathParam('id')], post: { operationId: 'cancel_job', responses: ok() } },
+      '/repos/{owner}_{repo}': { parameters: [pathParam('owner'), pathParam('repo')], get: read('get_repo') },
+    });
+    expect(pointers(document, 'LINT_PATH_VERB')).toEqual(['#/paths/~1jobs~1{id}:cancel']);
+    expect(pointers(document, 'LINT_PATH_CASING')).toEqual([]);
   });
 });

@@ -61,12 +61,13 @@ describe('parseText', () => {
     expect(parseText('openapi: 3.0.3\npaths:\n  /a: {}\ntags: [x, y]\n', 'spec.yaml')).toEqual({
       ok: true,
       value: { openapi: '3.0.3', paths: { '/a': {} }, tags: ['x', 'y'] },
+      syntax: 'yaml',
     });
   });
 
   test('parses JSON, by extension and by content', () => {
-    expect(parseText('{"openapi": "3.1.0", "n": 1}', 'spec.json')).toEqual({ ok: true, value: { openapi: '3.1.0', n: 1 } });
-    expect(parseText('  {"openapi": "3.1.0"}', 'spec.yaml')).toEqual({ ok: true, value: { openapi: '3.1.0' } });
+    expect(parseText('{"openapi": "3.1.0", "n": 1}', 'spec.json')).toEqual({ ok: true, value: { openapi: '3.1.0', n: 1 }, syntax: 'json' });
+    expect(parseText('  {"openapi": "3.1.0"}', 'spec.yaml')).toEqual({ ok: true, value: { openapi: '3.1.0' }, syntax: 'json' });
   });
 
   test('yaml-syntax.yaml: SPEC_PARSE_ERROR in that file, line 7, no pointer', () => {

@@ -15,6 +15,7 @@ import {
   type ResponseObject,
   type SchemaObject,
 } from '../../openapi/document.js';
+import { queryParameters } from '../parameters.js';
 import type { Finding, LintContext, LintOperation, LintRule } from '../rule.js';
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -37,11 +38,9 @@ export const fieldCasing: LintRule = {
 };
 
 function queryParameterNames(context: LintContext, operation: LintOperation): Finding[] {
-  return (operation.operation.parameters ?? []).flatMap((parameter, index): Finding[] => {
-    const p = deref<{ in?: string; name?: string }>(context.document, parameter);
-    if (p?.in !== 'query' || p.name === undefined || SNAKE_CASE.test(p.name)) return [];
-    return [{ at: ['paths', operation.path, operation.method, 'parameters', String(index)], message: `query parameter "${p.name}" is not snake_case`, operation }];
-  });
+  return queryParameters(context, operation)
+    .filter(({ parameter }) => !SNAKE_CASE.test(parameter.name))
+    .map(({ parameter, at }) => ({ at, message: `query parameter "${parameter.name}" is not snake_case`, operation }));
 }
 
 export const boundedInput: LintRule = {
@@ -69,7 +68,8 @@ function missingBound(schema: SchemaObject): string | undefined {
   if (schema.enum !== undefined || schema.const !== undefined || schema.readOnly === true) return undefined;
   if (types.includes('string') && schema.maxLength === undefined && !BOUNDED_FORMATS.has(schema.format ?? '')) return 'a string without maxLength';
   if (types.includes('array') && schema.maxItems === undefined) return 'an array without maxItems';
-  if ((types.includes('integer') || types.includes('number')) && schema.maximum === undefined && schema.exclusiveMaximum === undefined) {
+  // In 3.0 `exclusiveMaximum: true` only qualifies `maximum`; in 3.1 a number is a bound of its own.
+  if ((types.includes('integer') || types.includes('number')) && schema.maximum === undefined && typeof schema.exclusiveMaximum !== 'number') {
     return `${types.includes('integer') ? 'an integer' : 'a number'} without maximum`;
   }
   return undefined;

@@ -5,9 +5,8 @@
  */
 import { dataSchemaOf, isArraySchema, jsonSchemaOf, pathParams, pathShape, successResponse } from '../../openapi/classify.js';
 import { deref, type ParameterObject } from '../../openapi/document.js';
-import { words } from '../../openapi/names.js';
 import type { Finding, LintOperation, LintRule } from '../rule.js';
-import { isPlural } from '../words.js';
+import { headNoun, isPlural } from '../words.js';
 
 const URL_SAFE = /^[A-Za-z0-9._~-]+$/;
 const at = ({ path, method }: LintOperation, ...rest: string[]) => ['paths', path, method, ...rest];
@@ -66,10 +65,10 @@ export const listReturnsArray: LintRule = {
       if (operation.method !== 'get' || pathShape(operation.path).addressesItem) return [];
       // A collection for certain: a plural noun whose items are addressed by `<path>/{id}` too
       // (`/user` beside `/user/{account_id}` is the signed-in user, not a list).
-      const segment = pathShape(operation.path).pairs.at(-1)?.collection ?? '';
+      const shape = pathShape(operation.path);
       const isCollection =
-        isPlural(words(segment).at(-1) ?? segment, context.plurals) &&
-        paths.some((other) => other.startsWith(`${operation.path}/{`) && pathShape(other).pairs.length === pathShape(operation.path).pairs.length);
+        isPlural(headNoun(shape.pairs.at(-1)?.collection ?? ''), context.plurals) &&
+        paths.some((other) => other.startsWith(`${operation.path}/{`) && pathShape(other).pairs.length === shape.pairs.length);
       const success = successResponse(context.document, operation.operation);
       const body = success && jsonSchemaOf(success.response);
       if (!isCollection || !body || isArraySchema(context.document, dataSchemaOf(context.document, body))) return [];

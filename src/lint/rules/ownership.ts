@@ -5,10 +5,16 @@
  * replace its declaration with the convention's.
  */
 import { OWNED_ERROR_STATUSES } from '../../conventions/errors.js';
+import { parseRef } from '../../diagnostics.js';
 import { classifyOperation, jsonSchemaOf } from '../../openapi/classify.js';
-import { deref, isReference, type ParameterObject, type ResponseObject, type SchemaObject } from '../../openapi/document.js';
+import { deref, isReference, type OpenApiDocument, type ResponseObject, type SchemaObject } from '../../openapi/document.js';
 import { OWNED_QUERY_PARAMETERS } from '../../openapi/fields.js';
+import { pascalCase } from '../../openapi/names.js';
+import { queryParameters } from '../parameters.js';
 import type { Finding, LintRule } from '../rule.js';
+
+/** What the merge does with an owned parameter it finds on a list or a read. */
+const READ_KEEPS = new Set(['fields', 'include']);
 
 export const conventionParameters: LintRule = {
   code: 'LINT_CONVENTION_PARAMETER',
@@ -17,12 +23,12 @@ export const conventionParameters: LintRule = {
     return context.operations.flatMap((operation) => {
       const kind = classifyOperation(context.document, operation.path, operation.method, operation.operation);
       if (kind !== 'list' && kind !== 'read') return [];
-      return (operation.operation.parameters ?? []).flatMap((parameter, index): Finding[] => {
-        const p = deref<ParameterObject>(context.document, parameter);
-        if (p?.in !== 'query' || !OWNED_QUERY_PARAMETERS.has(p.name)) return [];
-        const schema = p.schema && deref<SchemaObject>(context.document, p.schema);
-        const why = p.name === 'limit' && schema?.maximum === undefined ? ' (it has no maximum)' : '';
-        return [{ at: ['paths', operation.path, operation.method, 'parameters', String(index)], message: `"${p.name}" belongs to the conventions${why}: the merge replaces it with theirs`, operation }];
+      return queryParameters(context, operation).flatMap(({ parameter, at }): Finding[] => {
+        if (!OWNED_QUERY_PARAMETERS.has(parameter.name) || isConventionComponent(at, parameter.name)) return [];
+        const schema = parameter.schema && deref<SchemaObject>(context.document, parameter.schema);
+        const why = parameter.name === 'limit' && schema?.maximum === undefined ? ' (it has no maximum)' : '';
+        const fate = kind === 'read' && !READ_KEEPS.has(parameter.name) ? 'drops it: single reads are not paged or sorted' : 'replaces it with theirs';
+        return [{ at, message: `"${parameter.name}" belongs to the conventions${why}: the merge ${fate}`, operation }];
       });
     });
   },
@@ -31,24 +37,27 @@ export const conventionParameters: LintRule = {
 export const conventionErrorBodies: LintRule = {
   code: 'LINT_CONVENTION_ERROR_BODY',
   severity: 'warning',
-  check(context) {
-    const reported = new Set<string>();
-    return context.operations.flatMap((operation) =>
+  check: (context) =>
+    context.operations.flatMap((operation) =>
       Object.entries(operation.operation.responses ?? {}).flatMap(([status, response]): Finding[] => {
         if (!OWNED_ERROR_STATUSES.has(status)) return [];
         const resolved = deref<ResponseObject>(context.document, response);
         const schema = resolved && jsonSchemaOf(resolved);
-        if (!schema || isErrorEnvelope(deref<SchemaObject>(context.document, schema))) return [];
-        const where = isReference(response) ? response.$ref : `${operation.path} ${operation.method} ${status}`;
-        if (reported.has(where)) return []; // a shared response is reported once
-        reported.add(where);
-        return [{ at: ['paths', operation.path, operation.method, 'responses', status], message: `the ${status} body is not the error envelope { error: { code, message } }: the merge replaces it`, operation }];
+        if (!schema || isErrorEnvelope(context.document, deref<SchemaObject>(context.document, schema))) return [];
+        // A shared response is reported where it is written, once.
+        const at = isReference(response) ? parseRef(response.$ref) : ['paths', operation.path, operation.method, 'responses', status];
+        return [{ at, message: `the ${status} body is not the error envelope { error: { code, message } }: the merge replaces it`, operation }];
       }),
-    );
-  },
+    ),
 };
 
-function isErrorEnvelope(schema: SchemaObject | undefined): boolean {
-  const error = schema?.properties?.error as SchemaObject | undefined;
-  return error !== undefined && (isReference(error) || ('code' in (error.properties ?? {}) && 'message' in (error.properties ?? {})));
+/** A merged spec refers to the conventions' own parameters: `#/components/parameters/CreatedAfter`. */
+function isConventionComponent(at: string[], name: string): boolean {
+  return at[0] === 'components' && at[1] === 'parameters' && at[2] === pascalCase(name);
+}
+
+function isErrorEnvelope(document: OpenApiDocument, schema: SchemaObject | undefined): boolean {
+  const error = schema?.properties?.error && deref<SchemaObject>(document, schema.properties.error);
+  const members = error?.properties ?? {};
+  return 'code' in members && 'message' in members;
 }

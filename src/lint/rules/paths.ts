@@ -6,13 +6,19 @@
 import { classifyOperation, pathShape } from '../../openapi/classify.js';
 import { words } from '../../openapi/names.js';
 import type { Finding, LintContext, LintRule } from '../rule.js';
-import { ACTION_VERBS, isPlural } from '../words.js';
+import { ACTION_VERBS, headNoun, isPlural, NOUN_MODIFIERS } from '../words.js';
 
-const PARAM = /^\{[^}]*\}$/;
 // `v2`, `v1.0`, `version3`: a segment meant as a version. A bare `version` is a resource (`GET /version`).
 const VERSION_LIKE = /^(v\d.*|version\d+)$/i;
 
-const staticSegments = (path: string) => path.split('/').filter((segment) => segment !== '' && !PARAM.test(segment));
+const staticSegments = (path: string) =>
+  path
+    .split('/')
+    .map((segment) => segment.replace(/\{[^}]*\}/g, '').split(':')[0]!.replace(/^[-_.]+|[-_.]+$/g, '')) // `{owner}_{repo}`, `{id}:cancel`
+    .filter((segment) => /[A-Za-z]/.test(segment));
+
+/** Custom methods in the Google style, `/books/{id}:archive`: the verb after the colon. */
+const customMethods = (path: string) => [...path.matchAll(/:([A-Za-z][\w-]*)/g)].map((match) => match[1]!);
 const pathsOf = (context: LintContext) => Object.keys(context.document.paths ?? {});
 const at = (path: string) => ['paths', path];
 
@@ -21,10 +27,17 @@ export const pathVerb: LintRule = {
   severity: 'warning',
   check: (context) =>
     pathsOf(context).flatMap((path) => {
-      const verb = staticSegments(path).find((segment) => ACTION_VERBS.has(words(segment)[0] ?? ''));
+      const verb = [...staticSegments(path), ...customMethods(path)].find(isAction);
       return verb ? [{ at: at(path), path, message: `"${verb}" is an action: paths name resources (nouns), the method says what to do` }] : [];
     }),
 };
+
+/** `getUsers`, `delete-user`, `cancel`; not `download-links` or `add-ons`, where the verb qualifies a plural noun. */
+function isAction(segment: string): boolean {
+  const [first = '', ...rest] = words(segment);
+  if (!ACTION_VERBS.has(first)) return false;
+  return !(NOUN_MODIFIERS.has(first) && rest.length > 0 && isPlural(rest.at(-1)!, new Set()));
+}
 
 export const collectionPlural: LintRule = {
   code: 'LINT_COLLECTION_SINGULAR',
@@ -44,16 +57,6 @@ export const collectionPlural: LintRule = {
     });
   },
 };
-
-/** Words after which a segment qualifies its noun: `codes-of-conduct`, `branches-where-head`. */
-const QUALIFIERS = new Set(['of', 'where', 'by', 'for', 'with', 'in', 'on', 'to', 'from']);
-
-/** The noun a segment names: the word before a qualifier, else the last word that is not a version (`projectsV2`). */
-function headNoun(segment: string): string {
-  const parts = words(segment).filter((word) => !/^v?\d+$/.test(word));
-  const qualifier = parts.findIndex((word) => QUALIFIERS.has(word));
-  return (qualifier > 0 ? parts[qualifier - 1] : parts.at(-1)) ?? segment;
-}
 
 type Casing = 'kebab-case' | 'camelCase' | 'snake_case';
 
@@ -103,24 +106,25 @@ export const versionSegment: LintRule = {
   check(context) {
     const findings: Finding[] = [];
     const versions = new Map<string, string[]>();
+    const meantVersioned = new Set<string>(); // paths with a version segment, well-formed or not
     for (const path of pathsOf(context)) {
       const segments = path.split('/').filter(Boolean);
       segments.forEach((segment, index) => {
         if (!VERSION_LIKE.test(segment)) return;
+        meantVersioned.add(path);
         const placed = index === 0 || (index === 1 && segments[0] === 'api');
         if (!/^v[1-9]\d*$/.test(segment)) findings.push({ at: at(path), path, message: `"${segment}" is not a version segment of the form v<N>, N a positive integer` });
         else if (!placed) findings.push({ at: at(path), path, message: `"${segment}" must come first, or right after /api` });
         else versions.set(segment, [...(versions.get(segment) ?? []), path]);
       });
     }
-    const versioned = [...versions.values()].flat();
-    if (versions.size > 1) {
-      const [first] = versions.keys();
-      for (const [version, paths] of versions) {
-        if (version !== first) findings.push(...paths.map((path) => ({ at: at(path), path, message: `${version} here, ${first} elsewhere: every path uses the same version` })));
-      }
-    } else if (versioned.length > 0) {
-      const unversioned = pathsOf(context).filter((path) => !versioned.includes(path));
+    // The version most paths use is the spec's; the others, and paths without one, are the odd ones out.
+    const [usual] = [...versions].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
+    for (const [version, paths] of versions) {
+      if (version !== usual) findings.push(...paths.map((path) => ({ at: at(path), path, message: `${version} here, ${usual} in most paths: every path uses the same version` })));
+    }
+    if (meantVersioned.size > 0) {
+      const unversioned = pathsOf(context).filter((path) => !meantVersioned.has(path));
       findings.push(...unversioned.map((path) => ({ at: at(path), path, message: 'other paths carry a version segment; this one does not' })));
     }
     return findings;

@@ -3,11 +3,12 @@
  * two schemes, Bearer and X-API-Key; credentials never travel in a query
  * string (they end up in logs and browser histories).
  */
-import { deref, type ParameterObject } from '../../openapi/document.js';
 import { effectiveSecurity } from '../../openapi/security.js';
+import { queryParameters } from '../parameters.js';
 import type { Finding, LintRule } from '../rule.js';
 
-const CREDENTIAL_NAMES = /^(access_?token|api_?key|apikey|auth_?token|token|secret|password|client_secret)$/i;
+/** Matched against the name lower-cased without `-` and `_`: `api-key`, `access_token`, `privateToken`. */
+const CREDENTIAL_NAMES = /^(accesstoken|apikey|authtoken|privatetoken|token|secret|password|clientsecret)$/;
 
 interface Scheme {
   type?: string;
@@ -49,11 +50,9 @@ export const credentialsInQuery: LintRule = {
   severity: 'warning',
   check(context) {
     return context.operations.flatMap((operation) =>
-      (operation.operation.parameters ?? []).flatMap((parameter, index): Finding[] => {
-        const p = deref<ParameterObject>(context.document, parameter);
-        if (p?.in !== 'query' || !CREDENTIAL_NAMES.test(p.name)) return [];
-        return [{ at: ['paths', operation.path, operation.method, 'parameters', String(index)], message: `query parameter "${p.name}" looks like a credential`, operation }];
-      }),
+      queryParameters(context, operation)
+        .filter(({ parameter }) => CREDENTIAL_NAMES.test(parameter.name.toLowerCase().replace(/[-_]/g, '')))
+        .map(({ parameter, at }): Finding => ({ at, message: `query parameter "${parameter.name}" looks like a credential`, operation })),
     );
   },
 };
