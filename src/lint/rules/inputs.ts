@@ -10,6 +10,7 @@ import {
   isObject,
   isReference,
   type MediaTypeObject,
+  type OpenApiDocument,
   type Reference,
   type RequestBodyObject,
   type ResponseObject,
@@ -80,27 +81,56 @@ interface BodySchema {
   at: string[];
 }
 
+interface LocatedSchema {
+  schema: SchemaObject;
+  at: string[];
+}
+
+/** The schemas under each `$ref`, walked once per document: GitHub's bodies share thousands. */
+const subtrees = new WeakMap<OpenApiDocument, Map<string, LocatedSchema[]>>();
+
 /**
  * Every schema inside a body, each once, with the pointer where it is
  * written (a `$ref`'s target, not the place that refers to it).
  */
 function walkSchemas(context: LintContext, body: BodySchema, visit: (schema: SchemaObject, at: string[]) => void): void {
   const seen = new Set<string>();
-  const walk = (schema: SchemaObject | Reference, at: string[], depth: number) => {
-    const where = isReference(schema) ? parseRef(schema.$ref) : at;
-    const key = where.join('/');
-    if (depth > 16 || seen.has(key)) return;
-    seen.add(key);
-    const resolved = deref<SchemaObject>(context.document, schema);
-    if (!resolved) return;
-    visit(resolved, where);
-    for (const [name, property] of Object.entries(resolved.properties ?? {})) walk(property, [...where, 'properties', name], depth + 1);
-    if (resolved.items) walk(resolved.items, [...where, 'items'], depth + 1);
-    for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
-      (resolved[keyword] as (SchemaObject | Reference)[] | undefined)?.forEach((part, i) => walk(part, [...where, keyword, String(i)], depth + 1));
+  for (const located of schemasIn(context, body)) {
+    const key = located.at.join('/');
+    if (!seen.has(key)) {
+      seen.add(key);
+      visit(located.schema, located.at);
     }
+  }
+}
+
+function schemasIn(context: LintContext, body: BodySchema): LocatedSchema[] {
+  let memo = subtrees.get(context.document);
+  if (!memo) subtrees.set(context.document, (memo = new Map()));
+  const cache = memo;
+  const inProgress = new Set<string>(); // a schema that contains itself is walked once
+  const collect = (schema: SchemaObject | Reference, at: string[], depth: number): LocatedSchema[] => {
+    if (depth > 16) return [];
+    if (!isReference(schema)) return [{ schema, at }, ...childrenOf(schema, at, depth)];
+    const where = parseRef(schema.$ref);
+    const key = where.join('/');
+    const cached = cache.get(key);
+    if (cached || inProgress.has(key)) return cached ?? [];
+    inProgress.add(key);
+    const resolved = deref<SchemaObject>(context.document, schema);
+    const found = resolved ? [{ schema: resolved, at: where }, ...childrenOf(resolved, where, depth)] : [];
+    inProgress.delete(key);
+    cache.set(key, found);
+    return found;
   };
-  walk(body.schema, body.at, 0);
+  const childrenOf = (schema: SchemaObject, at: string[], depth: number): LocatedSchema[] => [
+    ...Object.entries(schema.properties ?? {}).flatMap(([name, property]) => collect(property, [...at, 'properties', name], depth + 1)),
+    ...(schema.items ? collect(schema.items, [...at, 'items'], depth + 1) : []),
+    ...(['allOf', 'anyOf', 'oneOf'] as const).flatMap((keyword) =>
+      ((schema[keyword] as (SchemaObject | Reference)[] | undefined) ?? []).flatMap((part, i) => collect(part, [...at, keyword, String(i)], depth + 1)),
+    ),
+  ];
+  return collect(body.schema, body.at, 0);
 }
 
 function jsonSchemas(content: Record<string, MediaTypeObject> | undefined, base: string[]): BodySchema[] {
