@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SpecforgeError, type Diagnostic } from '../src/diagnostics.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const CLI = join(ROOT, 'dist/cli/bin.js');
@@ -65,7 +66,7 @@ export function readTree(root: string): Map<string, string> {
 export function loadInNode(
   spec: string,
   stage: 'load' | 'merge' = 'load',
-): Promise<{ document?: Record<string, unknown>; diagnostics?: import('../src/diagnostics.js').Diagnostic[]; files?: string[] }> {
+): Promise<{ document?: Record<string, unknown>; diagnostics?: Diagnostic[]; files?: string[] }> {
   const script = `
     const { loadSpec } = await import(${JSON.stringify(join(ROOT, 'dist/load/index.js'))});
     const { mergeSpec } = await import(${JSON.stringify(join(ROOT, 'dist/pipeline.js'))});
@@ -88,4 +89,15 @@ export function loadInNode(
       else done(JSON.parse(stdout));
     });
   });
+}
+
+/** The diagnostics `run` throws with; fails the test if it does not throw a SpecforgeError. */
+export function diagnosticsOf(run: () => unknown): Diagnostic[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SpecforgeError);
+    return (error as SpecforgeError).diagnostics;
+  }
+  throw new Error('expected a SpecforgeError');
 }

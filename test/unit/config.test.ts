@@ -1,5 +1,5 @@
 import { DEFAULTS, operationConfig, resolveConfig, validateConfig, type OperationConfig } from '../../src/config.js';
-import { SpecforgeError, type Diagnostic } from '../../src/diagnostics.js';
+import { diagnosticsOf } from '../helpers.js';
 
 /** A small spec with the given root extension (and optionally paths). */
 function spec(extension?: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -12,16 +12,6 @@ function spec(extension?: unknown, extra: Record<string, unknown> = {}): Record<
   };
 }
 
-/** The diagnostics resolveConfig throws with (fails the test if it does not throw a SpecforgeError). */
-function diagnosticsOf(run: () => unknown): Diagnostic[] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpecforgeError);
-    return (error as SpecforgeError).diagnostics;
-  }
-  throw new Error('expected a SpecforgeError');
-}
 
 describe('config defaults (DESIGN.md)', () => {
   test('a spec without x-specforge resolves to the documented defaults', () => {

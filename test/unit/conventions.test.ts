@@ -1,5 +1,4 @@
 import { applyConventions } from '../../src/conventions/index.js';
-import { SpecforgeError, type Diagnostic } from '../../src/diagnostics.js';
 import {
   deref,
   operationsOf,
@@ -11,6 +10,7 @@ import {
   type SchemaObject,
 } from '../../src/openapi/document.js';
 import { loadResources } from '../../src/resources.js';
+import { diagnosticsOf } from '../helpers.js';
 
 const { fragments } = loadResources();
 
@@ -115,15 +115,6 @@ function bodySchema(document: OpenApiDocument, op: OperationObject, status: stri
   return response(document, op, status).content!['application/json']!.schema as SchemaObject;
 }
 
-function diagnosticsOf(run: () => unknown): Diagnostic[] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpecforgeError);
-    return (error as SpecforgeError).diagnostics;
-  }
-  throw new Error('expected a SpecforgeError');
-}
 
 const SCALARS = ['id', 'title', 'status', 'pages', 'price', 'in_print', 'created_at', 'updated_at'];
 

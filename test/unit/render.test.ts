@@ -1,6 +1,6 @@
-import { SpecforgeError, type Diagnostic } from '../../src/diagnostics.js';
 import { createRenderer, type TemplateSet } from '../../src/render/handlebars.js';
 import { HELPERS, withoutOptions } from '../../src/render/helpers.js';
+import { diagnosticsOf } from '../helpers.js';
 
 /** A template set from `path → source`; each file named after its path. */
 function templates(sources: Record<string, string>): TemplateSet {
@@ -11,15 +11,6 @@ function render(source: string, view: object, extra: Record<string, string> = {}
   return createRenderer(templates({ 't.hbs': source, ...extra })).render('t.hbs', view);
 }
 
-function diagnosticsOf(run: () => unknown): Diagnostic[] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpecforgeError);
-    return (error as SpecforgeError).diagnostics;
-  }
-  throw new Error('expected a SpecforgeError');
-}
 
 describe('helpers', () => {
   test('the registry has exactly these helpers', () => {
