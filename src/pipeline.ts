@@ -22,6 +22,7 @@ import { buildModel } from './model/index.js';
 import { render, type OutputFile, type Target } from './render/index.js';
 import { projectTarget } from './render/targets/project.js';
 import { resourceTypesTarget } from './render/targets/resource-types.js';
+import { serverTarget } from './render/targets/server/index.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
@@ -35,7 +36,7 @@ import { findDrift, planWrite, type Action, type Finding } from './write/plan.js
  * to the format workers first, to keep them busy while the types render; the
  * merged spec (not formatted) is serialized while the types are formatted.
  */
-export const TARGETS: readonly Target[] = [resourceTypesTarget, projectTarget, typesTarget, specTarget];
+export const TARGETS: readonly Target[] = [resourceTypesTarget, projectTarget, serverTarget, typesTarget, specTarget];
 
 /** Told when each stage starts and ends, for progress output. */
 export interface Progress {

@@ -154,6 +154,8 @@ function securityOf(document: OpenApiDocument, operation: OperationObject): Secu
 function securitySchemes(document: OpenApiDocument): SecuritySchemeModel[] {
   return Object.entries(document.components?.securitySchemes ?? {}).map(([name, scheme]) => {
     if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return { name, kind: 'bearer', header: 'Authorization' };
+    // OAuth 2 and OpenID Connect access tokens travel as Bearer tokens (RFC 6750).
+    if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return { name, kind: 'bearer', header: 'Authorization' };
     if (scheme.type === 'apiKey' && scheme.in === 'header') return { name, kind: 'apiKey', header: String(scheme.name) };
     return { name, kind: 'other' };
   });

@@ -47,3 +47,14 @@ export function singular(name: string): string {
   if (/s$/i.test(name)) return name.slice(0, -1);
   return name;
 }
+
+/** Words TypeScript does not accept as a binding name. */
+const RESERVED = new Set(
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield await arguments eval'.split(' '),
+);
+
+/** camelCase, and usable as a variable or export name (`delete` → `delete_`). */
+export function bindingName(text: string): string {
+  const name = camelCase(text) || '_';
+  return RESERVED.has(name) ? `${name}_` : name;
+}

@@ -44,21 +44,29 @@ function operationType(operation: OperationModel): string {
   return `operations[${quote(operation.operationId)}]`;
 }
 
+/** The names of an operation's aliases, where the operation has that part. */
+export function operationTypeNames(operation: OperationModel): { path?: string; query?: string; body?: string; response?: string; data?: string } {
+  const name = operation.typeName;
+  return {
+    ...(operation.parameters.path.length > 0 ? { path: `${name}Path` } : {}),
+    ...(operation.parameters.query.length > 0 ? { query: `${name}Query` } : {}),
+    ...(operation.requestBody?.jsonContentType ? { body: `${name}Body` } : {}),
+    ...(operation.success.contentType ? { response: `${name}Response`, data: `${name}Data` } : {}),
+  };
+}
+
 function aliasesOf(operation: OperationModel): Alias[] {
   const base = operationType(operation);
-  const name = operation.typeName;
+  const names = operationTypeNames(operation);
   const aliases: Alias[] = [];
-  if (operation.parameters.path.length > 0) aliases.push({ name: `${name}Path`, type: `${base}['parameters']['path']` });
-  if (operation.parameters.query.length > 0) {
-    aliases.push({ name: `${name}Query`, type: `NonNullable<${base}['parameters']['query']>` });
+  if (names.path) aliases.push({ name: names.path, type: `${base}['parameters']['path']` });
+  if (names.query) aliases.push({ name: names.query, type: `NonNullable<${base}['parameters']['query']>` });
+  if (names.body) {
+    aliases.push({ name: names.body, type: `NonNullable<${base}['requestBody']>['content'][${quote(operation.requestBody!.jsonContentType!)}]` });
   }
-  if (operation.requestBody?.jsonContentType) {
-    aliases.push({ name: `${name}Body`, type: `NonNullable<${base}['requestBody']>['content'][${quote(operation.requestBody.jsonContentType)}]` });
-  }
-  if (operation.success.contentType) {
-    const response = `${base}['responses'][${operation.success.status}]['content'][${quote(operation.success.contentType)}]`;
-    aliases.push({ name: `${name}Response`, type: response });
-    aliases.push({ name: `${name}Data`, type: `${name}Response['data']` });
+  if (names.response && names.data) {
+    aliases.push({ name: names.response, type: `${base}['responses'][${operation.success.status}]['content'][${quote(operation.success.contentType!)}]` });
+    aliases.push({ name: names.data, type: `${names.response}['data']` });
   }
   return aliases;
 }

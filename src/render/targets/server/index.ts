@@ -1,0 +1,116 @@
+/**
+ * The Koa service: generated code under `src/generated/` (the conventions'
+ * middleware, the route table, the handler interfaces, precompiled
+ * validators) and scaffolds that become the user's (handlers, the in-memory
+ * store, the auth hook, the entry point, package.json).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ERRORS } from '../../../conventions/errors.js';
+import { sha256 } from '../../../hash.js';
+import type { ApiModel } from '../../../model/index.js';
+import { kebabCase } from '../../../openapi/names.js';
+import { PACKAGE_ROOT } from '../../../resources.js';
+import type { OutputFile, Target } from '../../target.js';
+import { compileValidators } from './validators.js';
+import { serverView, type ServerView } from './view.js';
+
+/** The modules of `src/generated/conventions/`, one template each. */
+const CONVENTIONS = [
+  'auth',
+  'body',
+  'caching',
+  'errors',
+  'operation',
+  'paging',
+  'rate-limit',
+  'representation',
+  'request-id',
+  'respond',
+  'router',
+  'serve',
+  'state',
+  'validation',
+  'versioning',
+];
+
+/** What the generated service installs: the versions specforge itself is tested with. */
+const RUNTIME_DEPENDENCIES = ['@koa/router', 'ajv', 'ajv-formats', 'koa'];
+const DEV_DEPENDENCIES = ['@types/koa', '@types/node', 'typescript'];
+
+export const serverTarget: Target = {
+  name: 'server',
+  async render({ document, model, renderer }) {
+    const view = serverView(model, document);
+    const operations = model.operations.map((operation, index) => ({ operation, route: view.routes[index]! }));
+    const validators = compileValidators(document, operations);
+    const generated = (path: string, template: string, data: object): OutputFile => ({
+      path: `src/generated/${path}`,
+      contents: renderer.render(`server/generated/${template}`, data),
+      kind: 'generated',
+      format: 'typescript',
+    });
+    const scaffold = (path: string, template: string, data: object, format: OutputFile['format'] = 'typescript'): OutputFile => ({
+      path,
+      contents: renderer.render(`server/scaffold/${template}`, data),
+      kind: 'scaffold',
+      format,
+    });
+    const errors = Object.entries(ERRORS).map(([name, kind]) => ({ name, ...kind }));
+    return [
+      ...CONVENTIONS.map((name) => generated(`conventions/${name}.ts`, `conventions/${name}.ts.hbs`, { errors })),
+      generated('service.ts', 'service.ts.hbs', serviceSettings(model)),
+      generated('app.ts', 'app.ts.hbs', view),
+      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes }),
+      generated('handlers.ts', 'handlers.ts.hbs', view),
+      { path: 'src/generated/validators/parameters.ts', contents: validators.parameters, kind: 'generated', format: 'as-is' },
+      { path: 'src/generated/validators/bodies.ts', contents: validators.bodies, kind: 'generated', format: 'as-is' },
+      ...handlerScaffolds(view, scaffold),
+      scaffold('src/store/memory.ts', 'store/memory.ts.hbs', {}),
+      scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
+      scaffold('src/auth.ts', 'auth.ts.hbs', {}),
+      scaffold('src/main.ts', 'main.ts.hbs', { title: model.title }),
+      scaffold('package.json', 'package.json.hbs', packageView(model), 'json'),
+      scaffold('tsconfig.json', 'tsconfig.json.hbs', {}, 'json'),
+      scaffold('.gitignore', 'gitignore.hbs', {}, 'as-is'),
+    ];
+  },
+};
+
+type Scaffold = (path: string, template: string, data: object) => OutputFile;
+
+function handlerScaffolds(view: ServerView, scaffold: Scaffold): OutputFile[] {
+  return view.groups.map((group) =>
+    scaffold(`src/handlers/${group.file}.ts`, 'handlers/resource.ts.hbs', {
+      ...group,
+      notImplemented: group.operations.some((operation) => !operation.storeMethod),
+    }),
+  );
+}
+
+function serviceSettings(model: ApiModel): object {
+  const { mechanism, version } = model.config.versioning;
+  return {
+    title: model.title,
+    basePath: model.basePath,
+    versioning: { version, url: mechanism === 'url' || mechanism === 'both', header: mechanism === 'header' || mechanism === 'both' },
+    rateLimit: model.config.rateLimit,
+    bodyLimit: model.config.bodyLimit,
+    validationStatus: model.config.validation.status,
+    // Stable across runs and machines, so instances agree; production sets CURSOR_SECRET.
+    defaultCursorSecret: sha256(`specforge cursor secret: ${model.title}`).slice(0, 32),
+  };
+}
+
+function packageView(model: ApiModel): object {
+  const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const versions = { ...own.devDependencies, ...own.dependencies };
+  const range = (name: string) => ({ name, version: `^${versions[name]!.replace(/^[~^]/, '')}` });
+  return {
+    packageName: kebabCase(model.title) || 'service',
+    version: model.version,
+    description: model.title,
+    dependencies: RUNTIME_DEPENDENCIES.map(range),
+    devDependencies: DEV_DEPENDENCIES.map((name) => (name === 'typescript' ? { name, version: `~${versions[name]}` } : range(name))),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Request validators, compiled by ajv now so the generated service compiles
+ * no schema when it starts: `validators/parameters.ts` (path, query and
+ * header values, coerced from their text to the declared types, defaults
+ * filled in) and `validators/bodies.ts` (JSON bodies, taken as sent).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standalone from 'ajv/dist/standalone/index.js';
+import addFormats from 'ajv-formats';
+import type { OperationModel, ParameterModel } from '../../../model/index.js';
+import { deref, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
+import { toJsonSchema } from '../../../openapi/json-schema.js';
+import type { RouteView } from './view.js';
+
+/** The registry every validator's `$ref`s point into: the merged spec's schemas, in request form. */
+const REGISTRY = 'specforge:spec';
+
+export interface ValidatorSources {
+  parameters: string;
+  bodies: string;
+}
+
+interface Compiled {
+  operation: OperationModel;
+  route: RouteView;
+}
+
+export function compileValidators(document: OpenApiDocument, operations: Compiled[]): ValidatorSources {
+  const registry = registrySchema(document);
+  const parameters = newAjv({ coerce: true }, registry);
+  const bodies = newAjv({ coerce: false }, registry);
+  const parameterExports: Record<string, string> = {};
+  const bodyExports: Record<string, string> = {};
+  for (const { operation, route } of operations) {
+    const id = `specforge:operation/${route.validator}`;
+    parameters.addSchema({ $id: id, ...parametersSchema(operation) });
+    parameterExports[route.validator] = id;
+    const body = route.body && bodySchema(document, operation);
+    if (body !== undefined) {
+      bodies.addSchema({ $id: id, ...(body as object) });
+      bodyExports[route.validator] = id;
+    }
+  }
+  return { parameters: moduleOf(standalone.default(parameters, parameterExports)), bodies: moduleOf(standalone.default(bodies, bodyExports)) };
+}
+
+function newAjv({ coerce }: { coerce: boolean }, registry: object): Ajv2020 {
+  const ajv = new Ajv2020({
+    code: { source: true, esm: true, lines: false },
+    allErrors: true, // one detail per invalid field, not only the first
+    strict: false, // specs carry keywords of their own (x-…, OpenAPI annotations)
+    logger: false,
+    useDefaults: true,
+    ...(coerce ? { coerceTypes: 'array' as const } : {}),
+  });
+  addFormats.default(ajv);
+  ajv.addSchema(registry);
+  return ajv;
+}
+
+function registrySchema(document: OpenApiDocument): object {
+  const schemas = document.components?.schemas ?? {};
+  const converted = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction: 'request', ref: (ref) => ref })]));
+  return { $id: REGISTRY, components: { schemas: converted } };
+}
+
+/** Local `$ref`s of an operation's own schemas, pointed into the registry. */
+const intoRegistry = (ref: string) => (ref.startsWith('#') ? `${REGISTRY}${ref}` : ref);
+
+function parametersSchema(operation: OperationModel): object {
+  const { path, query, header } = operation.parameters;
+  return {
+    type: 'object',
+    properties: {
+      path: locationSchema(path, { additional: true }),
+      // Unknown query parameters are refused: a misspelt filter must not pass as "no filter".
+      query: locationSchema(query, { additional: false }),
+      // Node gives header names in lower case.
+      headers: locationSchema(header.map((parameter) => ({ ...parameter, name: parameter.name.toLowerCase() })), { additional: true }),
+    },
+  };
+}
+
+function locationSchema(parameters: ParameterModel[], { additional }: { additional: boolean }): object {
+  const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, toJsonSchema(parameter.schema, { direction: 'request', ref: intoRegistry })])),
+    ...(required.length > 0 ? { required } : {}),
+    ...(additional ? {} : { additionalProperties: false }),
+  };
+}
+
+function bodySchema(document: OpenApiDocument, operation: OperationModel): unknown {
+  const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
+  const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
+  const schema = body?.content[operation.requestBody!.jsonContentType!]?.schema;
+  return schema === undefined ? undefined : toJsonSchema(schema, { direction: 'request', ref: intoRegistry });
+}
+
+/**
+ * ajv's ES module output still `require`s its runtime helpers (formats,
+ * string length): give it a `require`. Type-checking is off, as for any
+ * compiled code; `../conventions/validation.ts` types what it exports.
+ */
+function moduleOf(code: string): string {
+  return [
+    '// @ts-nocheck: code compiled by ajv from the merged spec.',
+    "import { createRequire } from 'node:module';",
+    '',
+    'const require = createRequire(import.meta.url);',
+    code.replace(/^"use strict";/, ''),
+    '',
+  ].join('\n');
+}

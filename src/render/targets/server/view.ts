@@ -1,0 +1,283 @@
+/**
+ * The server's view model: the route table, the handler interfaces and the
+ * store, computed from the API model so the templates only print.
+ */
+import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
+import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
+import { itemSchemaOf } from '../../../openapi/classify.js';
+import { bindingName, pascalCase, singular } from '../../../openapi/names.js';
+import { operationTypeNames } from '../resource-types.js';
+
+/** Operations that act on no resource (`GET /`) are grouped under this name. */
+const ROOT_GROUP = 'root';
+
+export interface RouteView {
+  operationId: string;
+  name: string;
+  /** The handler group (a property of `Handlers`). */
+  group: string;
+  method: string;
+  httpMethod: string;
+  path: string;
+  routePath: string;
+  summary: string;
+  kind: OperationModel['kind'];
+  status: number;
+  hasData: boolean;
+  security: { public: boolean; alternatives: { scheme: string; scopes: string[] }[][] };
+  /** Export name of its validators. */
+  validator: string;
+  body?: { contentTypes: string[]; required: boolean };
+  paging?: { style: string; defaultLimit: number; maxLimit: number; filters: string[]; createdField?: string };
+  shape: string;
+  fields: string[];
+  includes: { name: string; operationId: string; itemParam?: string }[];
+  updatedField?: string;
+  cacheControl: string;
+  requestType: string;
+  returnType: string;
+  /** The store method the default handler calls; absent where the operation is not plain CRUD. */
+  storeMethod?: string;
+}
+
+export interface GroupView {
+  /** Property of `Handlers`, export name of the handler file. */
+  key: string;
+  identifier: string;
+  /** File name under `src/handlers/` (and `src/generated/resources/`). */
+  file: string;
+  label: string;
+  interfaceName: string;
+  /** The resource types module, when the group is a resource. */
+  typesModule?: string;
+  namespace: string;
+  operations: RouteView[];
+  collection?: CollectionView;
+}
+
+/** A collection of the default in-memory store. */
+export interface CollectionView {
+  variable: string;
+  itemType: string;
+  type: string;
+  shape: string;
+  idParam: string;
+  ids: 'uuid' | 'integer';
+  parent?: string;
+  pathFields: string[];
+  createdField?: string;
+  updatedField?: string;
+  seed?: string;
+}
+
+export interface ServerView {
+  groups: GroupView[];
+  routes: RouteView[];
+  /** Collections in declaration order: every parent before its children. */
+  collections: (CollectionView & { typesModule: string; namespace: string })[];
+}
+
+const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
+  list: 'list',
+  read: 'get',
+  create: 'create',
+  replace: 'replace',
+  update: 'update',
+  delete: 'remove',
+};
+
+export function serverView(model: ApiModel, document: OpenApiDocument): ServerView {
+  const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
+  const groups = new Map<string, GroupView>();
+  const routes: RouteView[] = [];
+  const validators = new Set<string>();
+  for (const operation of model.operations) {
+    const resource = resources.get(operation.resource);
+    const group = groups.get(operation.resource) ?? newGroup(resource);
+    groups.set(operation.resource, group);
+    const route = routeView({ model, operation, resource, group, resources, validator: unique(bindingName(operation.operationId), validators) });
+    group.operations.push(route);
+    routes.push(route);
+  }
+  for (const group of groups.values()) {
+    const resource = resources.get([...groups.entries()].find(([, g]) => g === group)![0]);
+    if (resource && group.operations.some((route) => route.storeMethod)) group.collection = collectionView(resource, resources, document, model);
+  }
+  const collections = [...groups.values()]
+    .filter((group) => group.collection)
+    .map((group) => ({ ...group.collection!, typesModule: group.typesModule!, namespace: group.namespace }))
+    .sort((a, b) => depth(a, groups) - depth(b, groups));
+  return { groups: [...groups.values()], routes, collections };
+}
+
+function unique(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${name}${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+function depth(collection: CollectionView, groups: Map<string, GroupView>): number {
+  const byVariable = new Map([...groups.values()].map((group) => [group.collection?.variable, group.collection]));
+  let level = 0;
+  for (let parent = collection.parent; parent; parent = byVariable.get(parent)?.parent) level++;
+  return level;
+}
+
+function newGroup(resource: ResourceModel | undefined): GroupView {
+  const name = resource?.name ?? ROOT_GROUP;
+  return {
+    key: bindingName(name),
+    identifier: bindingName(name),
+    file: name,
+    label: resource ? `${name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root',
+    interfaceName: `${pascalCase(name)}Handlers`,
+    ...(resource ? { typesModule: name } : {}),
+    namespace: `${pascalCase(name)}Types`,
+    operations: [],
+  };
+}
+
+interface RouteInput {
+  model: ApiModel;
+  operation: OperationModel;
+  resource: ResourceModel | undefined;
+  group: GroupView;
+  resources: Map<string, ResourceModel>;
+  validator: string;
+}
+
+function routeView({ model, operation, resource, group, resources, validator }: RouteInput): RouteView {
+  const types = operationTypeNames(operation);
+  const hasData = types.data !== undefined && operation.success.status !== 204;
+  const isList = operation.kind === 'list' && hasData && operation.paging !== undefined;
+  const kind = isList || operation.kind !== 'list' ? operation.kind : 'other';
+  const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
+  const fields = resource?.fields.map((field) => field.name) ?? [];
+  return {
+    operationId: operation.operationId,
+    name: operation.name,
+    group: group.key,
+    method: operation.method,
+    httpMethod: operation.httpMethod,
+    path: operation.path,
+    routePath: operation.routePath,
+    summary: oneLine(operation.summary ?? ''),
+    kind,
+    status: operation.success.status,
+    hasData,
+    security: securityView(model, operation),
+    validator,
+    ...(operation.requestBody?.jsonContentType
+      ? { body: { contentTypes: operation.requestBody.contentTypes.filter((type) => /json/i.test(type)), required: operation.requestBody.required } }
+      : {}),
+    ...(isList
+      ? {
+          paging: {
+            ...operation.paging!,
+            filters: (resource?.fields ?? []).filter((field) => field.filterable && query.has(field.name)).map((field) => field.name),
+            ...(resource?.createdField && query.has('created_after') ? { createdField: resource.createdField } : {}),
+          },
+        }
+      : {}),
+    shape: operation.resourceShape,
+    fields,
+    includes: hasData && resource ? relationsOf(resource, resources, model) : [],
+    ...(resource?.updatedField ? { updatedField: resource.updatedField } : {}),
+    cacheControl: operation.cacheControl,
+    requestType: requestType(group, types, kind === 'list'),
+    returnType: returnType(operation, group, types, kind, hasData),
+    ...(resource && STORE_METHODS[kind] && (hasData || kind === 'delete') ? { storeMethod: STORE_METHODS[kind] } : {}),
+  };
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function securityView(model: ApiModel, operation: OperationModel): RouteView['security'] {
+  const kinds = new Map(model.securitySchemes.map((scheme) => [scheme.name, scheme.kind === 'other' ? 'unsupported' : scheme.kind]));
+  return {
+    public: operation.security.public,
+    alternatives: operation.security.alternatives.map((alternative) =>
+      alternative.map(({ scheme, scopes }) => ({ scheme: kinds.get(scheme) ?? 'unsupported', scopes })),
+    ),
+  };
+}
+
+type TypeNames = ReturnType<typeof operationTypeNames>;
+
+function requestType(group: GroupView, types: TypeNames, isList: boolean): string {
+  const ns = (name: string | undefined) => (name ? `${group.namespace}.${name}` : 'NoParameters');
+  const path = ns(types.path);
+  const query = ns(types.query);
+  if (isList) return `ListRequest<${path}, ${query}>`;
+  return `OperationRequest<${path}, ${query}, ${types.body ? `${group.namespace}.${types.body}` : 'undefined'}>`;
+}
+
+function returnType(operation: OperationModel, group: GroupView, types: TypeNames, kind: RouteView['kind'], hasData: boolean): string {
+  if (kind === 'delete') return 'boolean';
+  if (!hasData) return 'void';
+  const data = `${group.namespace}.${types.data}`;
+  if (kind === 'list') return `${operation.paging?.style === 'offset' ? 'OffsetPage' : 'CursorPage'}<${data}[number]> | undefined`;
+  return `${data} | undefined`;
+}
+
+/** What `include` may name: the parent (`author`) and child collections (`books`), read through their own operations. */
+function relationsOf(resource: ResourceModel, resources: Map<string, ResourceModel>, model: ApiModel): RouteView['includes'] {
+  const relations: RouteView['includes'] = [];
+  const parent = resource.parents.at(-1);
+  const parentResource = parent && resources.get(resource.parents.map((p) => p.collection).join('/'));
+  const parentRead = parentResource && operationOf(model, parentResource, 'read');
+  if (parent && parentRead) relations.push({ name: singular(parent.collection), operationId: parentRead });
+  for (const child of resources.values()) {
+    const last = child.parents.at(-1);
+    if (!last || child.key !== `${resource.key}/${child.key.split('/').at(-1)}` || last.idParams.length !== 1) continue;
+    const list = operationOf(model, child, 'list');
+    if (list) relations.push({ name: child.key.split('/').at(-1)!, operationId: list, itemParam: last.idParams[0]! });
+  }
+  return relations;
+}
+
+function operationOf(model: ApiModel, resource: ResourceModel, kind: OperationModel['kind']): string | undefined {
+  return model.operations.find((operation) => operation.resource === resource.key && operation.kind === kind && operation.success.contentType)
+    ?.operationId;
+}
+
+function collectionView(resource: ResourceModel, resources: Map<string, ResourceModel>, document: OpenApiDocument, model: ApiModel): CollectionView {
+  const parentKey = resource.parents.map((p) => p.collection).join('/');
+  const parent = parentKey ? resources.get(parentKey) : undefined;
+  const idField = resource.fields.find((field) => field.name === 'id');
+  const parentParams = resource.parents.flatMap((p) => p.idParams);
+  const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);
+  return {
+    variable: bindingName(resource.name),
+    itemType: `${pascalCase(resource.name)}Types.${resource.typeName}`,
+    type: resource.type,
+    shape: resource.shape,
+    idParam: resource.idParams[0] ?? 'id',
+    ids: idField?.type === 'integer' ? 'integer' : 'uuid',
+    ...(parent ? { parent: bindingName(parent.name) } : {}),
+    pathFields: parentParams.filter((param) => resource.fields.some((field) => field.name === param)),
+    ...(resource.createdField ? { createdField: resource.createdField } : {}),
+    ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
+    ...(seed ? { seed: JSON.stringify(seed) } : {}),
+  };
+}
+
+function canCreate(model: ApiModel, resource: ResourceModel): boolean {
+  return model.operations.some((operation) => operation.resource === resource.key && operation.kind === 'create');
+}
+
+/**
+ * A resource the API cannot create starts with the examples its schema gives
+ * (3.1 `examples`, 3.0 `example`), so its reads answer out of the box.
+ */
+function examplesOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): unknown[] | undefined {
+  const operation = model.operations.find((candidate) => candidate.resource === resource.key && candidate.success.contentType);
+  const source = operation && document.paths?.[operation.path]?.[operation.method];
+  const item = isObject(source) ? itemSchemaOf(document, source) : undefined;
+  const schema = item && deref<SchemaObject>(document, item);
+  if (!schema) return undefined;
+  const examples = Array.isArray(schema.examples) ? schema.examples : schema.example !== undefined ? [schema.example] : [];
+  const usable = examples.filter((example) => isObject(example) && (typeof example.id === 'string' || typeof example.id === 'number'));
+  return usable.length > 0 ? usable : undefined;
+}
