@@ -14,21 +14,22 @@ import { validateConfig } from './config.js';
 import { SpecforgeError, type Diagnostic } from './diagnostics.js';
 import { lintSpec } from './lint/index.js';
 import type { OpenApiDocument } from './openapi/document.js';
-import { byLocation } from './order.js';
+import { byKey, byLocation } from './order.js';
 import { createFormatter } from './format/index.js';
 import { loadSpec, placeAll } from './load/index.js';
 import type { SourceSet } from './load/sources.js';
-import { buildModel } from './model/index.js';
+import { buildModel, type ApiModel } from './model/index.js';
 import { render, type OutputFile, type Target } from './render/index.js';
 import { projectTarget } from './render/targets/project.js';
 import { resourceTypesTarget } from './render/targets/resource-types.js';
 import { serverTarget } from './render/targets/server/index.js';
+import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
 import { applyPlan, readDiskState, readManifest } from './write/disk.js';
 import { sha256 } from './hash.js';
-import { MANIFEST_PATH, serializeManifest, type Manifest } from './write/manifest.js';
+import { MANIFEST_PATH, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
 import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
 
 /**
@@ -67,6 +68,8 @@ export interface Outputs {
   sources: SourceSet;
   resources: Resources;
   warnings: LintWarnings;
+  /** Every operation, with the handler file that implements it. */
+  operations: Record<string, OperationRecord>;
 }
 
 /** Lint warnings a run went on past: how many, and the first few, placed in their files. */
@@ -133,11 +136,19 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           finish: formatter.format,
         }),
       );
-      return { files, sources, resources, warnings };
+      return { files, sources, resources, warnings, operations: operationRecords(model) };
     });
   } finally {
     await formatter.close();
   }
+}
+
+function operationRecords(model: ApiModel): Record<string, OperationRecord> {
+  const entries = model.operations.map((operation): [string, OperationRecord] => [
+    operation.operationId,
+    { method: operation.httpMethod, path: operation.path, handler: handlerFileOf(model, operation) },
+  ]);
+  return Object.fromEntries(entries.sort(byKey));
 }
 
 /** Worker threads pay off for large specs only (their output is megabytes); small ones format in this thread. */
@@ -179,8 +190,15 @@ export interface GenerateOptions extends PipelineOptions {
   dryRun?: boolean;
 }
 
+/** An operation the spec gained or lost since the last generation. */
+export interface OperationChange extends OperationRecord {
+  operationId: string;
+}
+
 export interface GenerateResult {
   actions: Action[];
+  /** Operations to implement in, or remove from, the user's handler files. */
+  operations: { added: OperationChange[]; removed: OperationChange[] };
   /** Nothing to do: inputs and outputs are as the manifest recorded them. */
   upToDate: boolean;
   /** Every file the spec is made of, for --watch. */
@@ -195,16 +213,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const resources = loadResources(options.templates);
   if (!options.force && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
     const inputs = previous.inputs.map((input) => resolve(dirname(options.spec), input.path));
-    return { actions: [], upToDate: true, inputs, warnings: { total: 0, first: [] } };
+    return { actions: [], operations: { added: [], removed: [] }, upToDate: true, inputs, warnings: { total: 0, first: [] } };
   }
-  const { files, sources, warnings } = await buildOutputs(options, resources);
+  const { files, sources, warnings, operations } = await buildOutputs(options, resources);
   const progress = options.progress ?? SILENT;
   return stage(progress, 'write', () => {
     const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {})]);
     const plan = planWrite({ files, previous, disk, force: options.force === true, outDir: options.outDir });
     if (plan.conflicts.length > 0) throw new SpecforgeError(plan.conflicts);
-    if (!options.dryRun) applyPlan(outDir, plan, manifestFor(sources, resources, plan.files));
-    return { actions: plan.actions, upToDate: false, inputs: sources.all.map((file) => file.path), warnings };
+    if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, files: plan.files, operations }));
+    const changes = operationChanges(previous?.operations, operations);
+    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings };
   });
 }
 
@@ -229,17 +248,24 @@ export async function check(options: GenerateOptions): Promise<CheckResult> {
   const outDir = resolve(options.outDir);
   const previous = readManifest(outDir);
   // Drift only: the rules were applied when the output was generated.
-  const { files, sources, resources } = await buildOutputs({ ...options, lint: false });
+  const { files, sources, resources, operations } = await buildOutputs({ ...options, lint: false });
   const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {}), MANIFEST_PATH]);
   const findings = findDrift({ files, previous, disk });
   const expected = planWrite({ files, previous, disk, force: false, outDir: options.outDir }).files;
-  const manifest = manifestFor(sources, resources, expected);
+  const manifest = manifestFor({ sources, resources, files: expected, operations });
   if (previous === undefined) findings.push({ path: MANIFEST_PATH, problem: 'missing' });
   else if (disk.get(MANIFEST_PATH) !== sha256(serializeManifest(manifest))) findings.push({ path: MANIFEST_PATH, problem: 'stale' });
   return { findings };
 }
 
-function manifestFor(sources: SourceSet, resources: Resources, files: Manifest['files']): Manifest {
+interface ManifestInput {
+  sources: SourceSet;
+  resources: Resources;
+  files: Manifest['files'];
+  operations: Record<string, OperationRecord>;
+}
+
+function manifestFor({ sources, resources, files, operations }: ManifestInput): Manifest {
   const root = dirname(sources.root);
   return {
     manifestVersion: 1,
@@ -247,7 +273,21 @@ function manifestFor(sources: SourceSet, resources: Resources, files: Manifest['
     inputs: sources.all.map((file) => ({ path: relative(root, file.path).split(sep).join('/'), sha256: file.hash })),
     settings: resources.fingerprint,
     files,
+    operations,
   };
+}
+
+/** Against the last generation's record (none on a first run, or from a manifest that predates it). */
+function operationChanges(
+  previous: Record<string, OperationRecord> | undefined,
+  current: Record<string, OperationRecord>,
+): GenerateResult['operations'] {
+  if (!previous) return { added: [], removed: [] };
+  const missingFrom = (from: Record<string, OperationRecord>, to: Record<string, OperationRecord>) =>
+    Object.entries(from)
+      .filter(([id]) => !(id in to))
+      .map(([operationId, record]) => ({ operationId, ...record }));
+  return { added: missingFrom(current, previous), removed: missingFrom(previous, current) };
 }
 
 /** Same inputs, same settings, outputs untouched: the run would change nothing. */

@@ -17,6 +17,7 @@ import {
   printActions,
   printDiagnostics,
   printFindings,
+  printOperationChanges,
   printLintReport,
   printWarnings,
   progressOn,
@@ -194,6 +195,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       if (result.upToDate) output.out(`Up to date: ${args.out} already matches ${args.spec} (${took}).`);
       else {
         printActions(output, result.actions, args.dryRun);
+        printOperationChanges(output, result.operations);
         if (!output.quiet) output.err(paint(output, '2', `  done in ${took}`));
       }
       lastInputs = result.inputs;

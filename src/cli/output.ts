@@ -4,7 +4,7 @@
  */
 import { relative } from 'node:path';
 import { ansi, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
-import type { LintWarnings, Progress } from '../pipeline.js';
+import type { GenerateResult, LintWarnings, Progress } from '../pipeline.js';
 import type { Action, Change, Finding } from '../write/plan.js';
 
 export interface Output {
@@ -129,4 +129,16 @@ export function printActions(output: Output, actions: readonly Action[], dryRun:
 
 export function printFindings(output: Output, findings: readonly Finding[]): void {
   for (const finding of findings) output.out(`  ${finding.problem.padEnd(14)} ${finding.path}`);
+}
+
+/** After a regeneration: operations to implement in, or delete from, the user's handler files. */
+export function printOperationChanges(output: Output, changes: GenerateResult['operations']): void {
+  if (changes.added.length > 0) {
+    output.out('New operations: implement each in its handler file (it fails to type-check until you do):');
+    for (const change of changes.added) output.out(`  + ${change.method} ${change.path}  ${change.operationId}  in ${change.handler}`);
+  }
+  if (changes.removed.length > 0) {
+    output.out('Operations removed from the spec: delete each from its handler file:');
+    for (const change of changes.removed) output.out(`  - ${change.method} ${change.path}  ${change.operationId}  in ${change.handler}`);
+  }
 }

@@ -19,6 +19,15 @@ export interface Manifest {
   /** Hash of everything else that shapes the output: templates, generator version. */
   settings: string;
   files: Record<string, { kind: FileKind; sha256: string }>;
+  /** The spec's operations and the handler file that implements each, to report what a regeneration added or removed. */
+  operations?: Record<string, OperationRecord>;
+}
+
+export interface OperationRecord {
+  method: string;
+  path: string;
+  /** The handler file (a scaffold) that implements it. */
+  handler: string;
 }
 
 const isHash = (value: unknown) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
@@ -32,6 +41,14 @@ function shapeProblem(value: Manifest): string | undefined {
   if (typeof value.files !== 'object' || value.files === null) return '`files` must be an object';
   for (const [path, entry] of Object.entries(value.files)) {
     if ((entry?.kind !== 'generated' && entry?.kind !== 'scaffold') || !isHash(entry.sha256)) return `files["${path}"] must be { kind, sha256 }`;
+  }
+  if (value.operations !== undefined) {
+    if (typeof value.operations !== 'object' || value.operations === null) return '`operations` must be an object';
+    for (const [id, entry] of Object.entries(value.operations)) {
+      if (typeof entry?.method !== 'string' || typeof entry.path !== 'string' || typeof entry.handler !== 'string') {
+        return `operations["${id}"] must be { method, path, handler }`;
+      }
+    }
   }
   return undefined;
 }

@@ -117,7 +117,7 @@ describe('model: API', () => {
 
   test('security schemes by kind', () => {
     expect(api.securitySchemes).toEqual([
-      { name: 'oauth', kind: 'other' },
+      { name: 'oauth', kind: 'bearer', header: 'Authorization' },
       { name: 'apiKey', kind: 'apiKey', header: 'X-API-Key' },
       { name: 'bearer', kind: 'bearer', header: 'Authorization' },
     ]);

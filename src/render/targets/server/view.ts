@@ -86,6 +86,13 @@ const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
   delete: 'remove',
 };
 
+/** Where each operation is implemented: `src/handlers/<resource>.ts`. */
+export function handlerFileOf(model: ApiModel, operation: OperationModel): string {
+  return `src/handlers/${groupName(model.resources.find((candidate) => candidate.key === operation.resource))}.ts`;
+}
+
+const groupName = (resource: ResourceModel | undefined) => resource?.name ?? ROOT_GROUP;
+
 export function serverView(model: ApiModel, document: OpenApiDocument): ServerView {
   const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
   const groups = new Map<string, GroupView>();
@@ -125,7 +132,7 @@ function depth(collection: CollectionView, groups: Map<string, GroupView>): numb
 }
 
 function newGroup(resource: ResourceModel | undefined): GroupView {
-  const name = resource?.name ?? ROOT_GROUP;
+  const name = groupName(resource);
   return {
     key: bindingName(name),
     identifier: bindingName(name),

@@ -1,0 +1,17 @@
+/**
+ * Starts Bookshop API. specforge created this file once; it is yours to change.
+ *
+ * Environment: PORT (default 3000), HOST (default 127.0.0.1), API_TOKENS and API_KEYS (see
+ * ./auth.ts), RATE_LIMIT and RATE_LIMIT_WINDOW, CURSOR_SECRET (shared by all instances).
+ */
+import { authenticate } from './auth.js';
+import { createApp } from './generated/app.js';
+import { integerFromEnv, serve } from './generated/conventions/serve.js';
+import { SERVICE } from './generated/service.js';
+
+const port = integerFromEnv('PORT', 3000);
+const host = process.env.HOST ?? '127.0.0.1';
+const server = await serve(createApp({ authenticate }), { port, host });
+const address = server.address();
+const listening = typeof address === 'object' && address ? address.port : port;
+console.log(`${SERVICE.title} listening on http://${host}:${listening}${SERVICE.basePath}`);

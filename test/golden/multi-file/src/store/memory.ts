@@ -1,0 +1,232 @@
+/**
+ * The default store: every resource in this process's memory, with the list
+ * features of the conventions (equality filters, creation-date range, search,
+ * sort, cursor and offset pages). specforge created this file once; it is
+ * yours. To keep data in a database, give the handlers another object with
+ * the same methods.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ListRequest } from '../generated/conventions/operation.js';
+import type {
+  CursorPage,
+  ListQuery,
+  OffsetPage,
+  Position,
+  SortKey,
+} from '../generated/conventions/paging.js';
+import { typed, type ResourceShape } from '../generated/conventions/representation.js';
+
+type Row = Record<string, unknown> & { id: string | number };
+type Path = Record<string, unknown>;
+
+export interface CollectionOptions {
+  /** The resource kind: the `type` of a typed resource. */
+  type: string;
+  shape: ResourceShape;
+  /** The path parameter that names one item, `book_id`. */
+  idParam: string;
+  ids: 'uuid' | 'integer';
+  /** The collection this one is nested in: its items exist only under an existing parent. */
+  parent?: MemoryCollection<unknown>;
+  /** Fields a new item takes from the path: the parent's id (`author_id`). */
+  pathFields?: string[];
+  createdField?: string;
+  updatedField?: string;
+  /** Items the collection starts with. */
+  seed?: Row[];
+}
+
+interface Stored {
+  row: Row;
+  scope: string;
+  /** Insertion order: the last sort key, so every order is total and cursors are stable. */
+  seq: number;
+}
+
+export class MemoryCollection<Item> {
+  private readonly rows = new Map<string, Stored>();
+  private seq = 0;
+  private lastId = 0;
+
+  constructor(private readonly options: CollectionOptions) {
+    for (const row of options.seed ?? []) this.insert(row, '');
+  }
+
+  /** A page of the items under the path's parent; undefined when that parent does not exist. */
+  list(request: {
+    path: object;
+    list: ListQuery;
+  }): (CursorPage<Item> & OffsetPage<Item>) | undefined {
+    const scope = this.scopeOf(request.path as Path);
+    if (scope === undefined) return undefined;
+    const { list } = request;
+    const matching = [...this.rows.values()].filter(
+      (stored) => stored.scope === scope && this.matches(stored.row, list),
+    );
+    const sorted = matching.sort((a, b) => compareStored(a, b, list.sort));
+    const start =
+      list.offset ??
+      (list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, list.sort));
+    const page = sorted.slice(start, start + list.limit);
+    const last = page.at(-1);
+    const more = start + page.length < sorted.length;
+    return {
+      items: page.map((stored) => this.present(stored.row)),
+      total: sorted.length,
+      ...(more && last ? { next: positionOf(last, list.sort) } : {}),
+    };
+  }
+
+  get(request: { path: object }): Item | undefined {
+    const stored = this.find(request.path as Path);
+    return stored && this.present(stored.row);
+  }
+
+  create(request: { path: object; body: unknown }): Item | undefined {
+    const path = request.path as Path;
+    const scope = this.scopeOf(path);
+    if (scope === undefined) return undefined;
+    const now = new Date().toISOString();
+    const row: Row = { ...(request.body as object), id: this.newId(), ...this.fromPath(path) };
+    if (this.options.createdField) row[this.options.createdField] = now;
+    if (this.options.updatedField) row[this.options.updatedField] = now;
+    return this.present(this.insert(row, scope).row);
+  }
+
+  replace(request: { path: object; body: unknown }): Item | undefined {
+    return this.write(
+      request.path as Path,
+      (row) => ({ ...(request.body as object), ...pick(row, this.kept()) }) as Row,
+    );
+  }
+
+  update(request: { path: object; body: unknown }): Item | undefined {
+    return this.write(
+      request.path as Path,
+      (row) => ({ ...row, ...(request.body as object), ...pick(row, this.kept()) }) as Row,
+    );
+  }
+
+  remove(request: { path: object }): boolean {
+    const stored = this.find(request.path as Path);
+    return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));
+  }
+
+  /** The stored item the path names, when it and every parent exist. */
+  find(path: Path): Stored | undefined {
+    const scope = this.scopeOf(path);
+    return scope === undefined
+      ? undefined
+      : this.rows.get(keyOf(scope, path[this.options.idParam] as string | number));
+  }
+
+  /** Where children of this path live: undefined when a parent is missing. */
+  private scopeOf(path: Path): string | undefined {
+    const parent = this.options.parent;
+    if (!parent) return '';
+    const found = parent.find(path);
+    return found && keyOf(found.scope, found.row.id);
+  }
+
+  private write(path: Path, change: (row: Row) => Row): Item | undefined {
+    const stored = this.find(path);
+    if (!stored) return undefined;
+    stored.row = change(stored.row);
+    if (this.options.updatedField) stored.row[this.options.updatedField] = new Date().toISOString();
+    return this.present(stored.row);
+  }
+
+  /** Fields a write never changes: the id, where it is nested, when it was created. */
+  private kept(): string[] {
+    return [
+      'id',
+      ...(this.options.pathFields ?? []),
+      ...(this.options.createdField ? [this.options.createdField] : []),
+    ];
+  }
+
+  private insert(row: Row, scope: string): Stored {
+    const stored = { row, scope, seq: this.seq++ };
+    this.rows.set(keyOf(scope, row.id), stored);
+    return stored;
+  }
+
+  private newId(): string | number {
+    return this.options.ids === 'integer' ? ++this.lastId : randomUUID();
+  }
+
+  private fromPath(path: Path): Row | object {
+    return Object.fromEntries((this.options.pathFields ?? []).map((field) => [field, path[field]]));
+  }
+
+  private matches(row: Row, list: ListQuery): boolean {
+    for (const [field, value] of Object.entries(list.filters))
+      if (String(row[field]) !== String(value)) return false;
+    const created = this.options.createdField
+      ? Date.parse(String(row[this.options.createdField]))
+      : NaN;
+    if (list.createdAfter && !(created > list.createdAfter.getTime())) return false;
+    if (list.createdBefore && !(created < list.createdBefore.getTime())) return false;
+    if (list.search !== undefined) {
+      const needle = list.search.toLowerCase();
+      if (
+        !Object.values(row).some(
+          (value) => typeof value === 'string' && value.toLowerCase().includes(needle),
+        )
+      )
+        return false;
+    }
+    return true;
+  }
+
+  private present(row: Row): Item {
+    const copy = structuredClone(row);
+    return (this.options.shape === 'typed' ? typed(this.options.type, copy) : copy) as Item;
+  }
+}
+
+const keyOf = (scope: string, id: string | number) => `${scope}/${String(id)}`;
+
+function pick(row: Row, fields: string[]): Partial<Row> {
+  return Object.fromEntries(
+    fields.filter((field) => field in row).map((field) => [field, row[field]]),
+  );
+}
+
+/** Where a page ended: the sort values of its last item, and its insertion number. */
+type PositionOf = { values: Position[]; seq: number };
+
+function positionOf(stored: Stored, sort: SortKey[]): PositionOf {
+  return {
+    values: sort.map((key) => (stored.row[key.field] ?? null) as Position),
+    seq: stored.seq,
+  };
+}
+
+function afterPosition(sorted: Stored[], position: PositionOf, sort: SortKey[]): number {
+  const index = sorted.findIndex((stored) => compareToPosition(stored, position, sort) > 0);
+  return index < 0 ? sorted.length : index;
+}
+
+function compareStored(a: Stored, b: Stored, sort: SortKey[]): number {
+  return compareToPosition(a, positionOf(b, sort), sort);
+}
+
+function compareToPosition(stored: Stored, position: PositionOf, sort: SortKey[]): number {
+  for (const [index, key] of sort.entries()) {
+    const order = compareValues(stored.row[key.field], position.values[index]);
+    if (order !== 0) return key.descending ? -order : order;
+  }
+  return stored.seq - position.seq;
+}
+
+/** Numbers by value, everything else as text; missing values last. */
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+export type { ListRequest };

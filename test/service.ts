@@ -1,0 +1,81 @@
+/**
+ * Generated services for end-to-end tests: generate a project, type-check and
+ * build it with the real `tsc`, start it on a loopback port and talk HTTP to
+ * it. The project uses specforge's own node_modules (koa, @koa/router, ajv
+ * are its dev dependencies), so no test installs packages.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, runCli } from './helpers.js';
+
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+/** Links specforge's node_modules into a generated project, as `npm install` would provide them. */
+export function linkDependencies(project: string): void {
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+}
+
+/** Generates `spec` into `project`; throws with the CLI's output when that fails. */
+export async function generateService(spec: string, project: string, extra: string[] = []): Promise<string> {
+  const result = await runCli(['generate', spec, '--out', project, ...extra]);
+  if (result.code !== 0) throw new Error(`generate failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** Runs `tsc` on the project (strict, as its tsconfig says): its diagnostics, empty when clean. */
+export function compile(project: string, { emit = true }: { emit?: boolean } = {}): Promise<string> {
+  return new Promise((done) => {
+    execFile(process.execPath, [TSC, '-p', project, ...(emit ? [] : ['--noEmit'])], { maxBuffer: 64 * 1024 * 1024 }, (_error, stdout, stderr) =>
+      done(`${stdout}${stderr}`.trim()),
+    );
+  });
+}
+
+export interface RunningService {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** The origin with the base path: `http://127.0.0.1:<port>/api/v1`. */
+  baseUrl: string;
+  process: ChildProcess;
+  /** Everything the service printed so far. */
+  output(): string;
+  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts the built service (`node dist/main.js`) on a free loopback port. */
+export function startService(project: string, env: Record<string, string> = {}): Promise<RunningService> {
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: project,
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.]+:\d+)(\S*)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        origin: match[1]!,
+        baseUrl: `${match[1]}${match[2]}`,
+        process: child,
+        output: () => output,
+        stop: async () => {
+          if (child.exitCode === null) child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the service exited (${code}) before listening:\n${output}`));
+    });
+  });
+}
