@@ -25,6 +25,7 @@ const CONVENTIONS = [
   'paging',
   'rate-limit',
   'representation',
+  'request',
   'request-id',
   'respond',
   'router',
@@ -35,7 +36,7 @@ const CONVENTIONS = [
 ];
 
 /** What the generated service installs: the versions specforge itself is tested with. */
-const RUNTIME_DEPENDENCIES = ['@koa/router', 'ajv', 'ajv-formats', 'koa'];
+const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];
 const DEV_DEPENDENCIES = ['@types/koa', '@types/node', 'typescript'];
 
 export const serverTarget: Target = {

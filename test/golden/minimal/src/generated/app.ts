@@ -2,20 +2,19 @@
 // Source: minimal.yaml
 
 /**
- * The service: the conventions' middleware in order, then the routes. Every
- * response passes the request id, the error envelope and the rate limit;
- * each operation then authorizes, validates and answers (see operation.ts).
+ * The service: the conventions every request passes (request id, error
+ * envelope, identity, rate limit, version), then the routes; each operation
+ * then authorizes, validates and answers (see conventions/operation.ts).
  */
 import Koa from 'koa';
-import { identify, type Authenticate } from './conventions/auth.js';
+import type { Authenticate } from './conventions/auth.js';
 import type { OperationContext } from './conventions/operation.js';
-import { MemoryRateLimitStore, rateLimit, type RateLimitStore } from './conventions/rate-limit.js';
-import { requestId } from './conventions/request-id.js';
-import { errorEnvelope, logToStderr, type ErrorLogger } from './conventions/respond.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './conventions/rate-limit.js';
+import { requestConventions } from './conventions/request.js';
+import { logToStderr, type ErrorLogger } from './conventions/respond.js';
 import { routesFor } from './conventions/router.js';
 import { integerFromEnv } from './conventions/serve.js';
 import type { ServiceState } from './conventions/state.js';
-import { acceptVersion } from './conventions/versioning.js';
 import type { Handlers } from './handlers.js';
 import { ROUTES } from './routes.js';
 import { SERVICE } from './service.js';
@@ -45,21 +44,22 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
     cursorSecret: options.cursorSecret ?? process.env.CURSOR_SECRET ?? SERVICE.defaultCursorSecret,
     validationStatus: SERVICE.validationStatus,
   };
-  app.use(requestId());
-  app.use(errorEnvelope(options.logError ?? logToStderr));
-  if (SERVICE.versioning.header) app.use(acceptVersion(SERVICE.versioning.version));
-  app.use(identify(options.authenticate));
   app.use(
-    rateLimit({
-      limit:
-        options.rateLimit?.limit ??
-        integerFromEnv('RATE_LIMIT', SERVICE.rateLimit.limit, { min: 1 }),
-      windowSeconds:
-        options.rateLimit?.windowSeconds ??
-        integerFromEnv('RATE_LIMIT_WINDOW', SERVICE.rateLimit.windowSeconds, { min: 1 }),
-      store: options.rateLimit?.store ?? new MemoryRateLimitStore(),
+    requestConventions({
+      authenticate: options.authenticate,
+      rateLimit: {
+        limit:
+          options.rateLimit?.limit ??
+          integerFromEnv('RATE_LIMIT', SERVICE.rateLimit.limit, { min: 1 }),
+        windowSeconds:
+          options.rateLimit?.windowSeconds ??
+          integerFromEnv('RATE_LIMIT_WINDOW', SERVICE.rateLimit.windowSeconds, { min: 1 }),
+        store: options.rateLimit?.store ?? new MemoryRateLimitStore(),
+      },
+      acceptedVersion: SERVICE.versioning.header ? SERVICE.versioning.version : undefined,
+      log: options.logError ?? logToStderr,
     }),
   );
-  for (const middleware of routesFor(ROUTES, context, SERVICE.basePath)) app.use(middleware);
+  app.use(routesFor(ROUTES, context, SERVICE.basePath));
   return app;
 }

@@ -179,9 +179,9 @@ export class MemoryCollection<Item> {
     return true;
   }
 
+  /** A copy, so what a caller does with the item does not change the store. */
   private present(row: Row): Item {
-    const copy = structuredClone(row);
-    return (this.options.shape === 'typed' ? typed(this.options.type, copy) : copy) as Item;
+    return (this.options.shape === 'typed' ? typed(this.options.type, row) : { ...row }) as Item;
   }
 }
 

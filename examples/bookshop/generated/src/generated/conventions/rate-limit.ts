@@ -6,7 +6,7 @@
  * address when anonymous. The counters live behind `RateLimitStore`, so a
  * service that runs on several instances can share them (Redis, a database).
  */
-import type { Middleware } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import { errors } from './errors.js';
 import type { ServiceState } from './state.js';
 
@@ -51,22 +51,16 @@ export interface RateLimitOptions {
   store: RateLimitStore;
 }
 
-export function rateLimit({
-  limit,
-  windowSeconds,
-  store,
-}: RateLimitOptions): Middleware<ServiceState> {
-  return async (ctx, next) => {
-    const key = ctx.state.principal ? `principal:${ctx.state.principal.id}` : `address:${ctx.ip}`;
-    const window = await store.hit(key, windowSeconds * 1000);
-    const resetSeconds = Math.ceil(window.resetAt / 1000);
-    ctx.set({
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, limit - window.count)),
-      'X-RateLimit-Reset': String(resetSeconds),
-    });
-    if (window.count > limit)
-      throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
-    await next();
-  };
+/** Counts the request against its caller's window and says so in headers; 429 once the window is spent. */
+export async function countRequest(
+  ctx: ParameterizedContext<ServiceState>,
+  { limit, windowSeconds, store }: RateLimitOptions,
+): Promise<void> {
+  const key = ctx.state.principal ? `principal:${ctx.state.principal.id}` : `address:${ctx.ip}`;
+  const window = await store.hit(key, windowSeconds * 1000);
+  ctx.set('X-RateLimit-Limit', String(limit));
+  ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
+  ctx.set('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));
+  if (window.count > limit)
+    throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
 }

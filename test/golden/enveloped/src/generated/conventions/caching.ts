@@ -7,11 +7,12 @@
  * `meta.timestamp` of the moment), `If-None-Match` → 304 with no body,
  * `Last-Modified` from the resource's update time, and `Cache-Control`.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context } from 'koa';
 
-export function entityTag(representation: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(representation)).digest('base64url').slice(0, 27)}"`;
+/** A strong tag from the serialized representation (SHA-1: collisions by chance are not a concern here, speed is). */
+export function entityTag(serialized: string): string {
+  return `"${hash('sha1', serialized, 'base64url')}"`;
 }
 
 /** RFC 9110 §13.1.2: `If-None-Match` compares weakly; `*` matches any current representation. */

@@ -6,16 +6,13 @@
  * sensible one (so one id follows a request across services), or a new one.
  */
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import type { ServiceState } from './state.js';
 
 const SENSIBLE = /^[\w.:@/+=-]{1,128}$/;
 
-export function requestId(): Middleware<ServiceState> {
-  return async (ctx, next) => {
-    const given = ctx.get('X-Request-Id');
-    ctx.state.requestId = SENSIBLE.test(given) ? given : randomUUID();
-    ctx.set('X-Request-Id', ctx.state.requestId);
-    await next();
-  };
+export function assignRequestId(ctx: ParameterizedContext<ServiceState>): void {
+  const given = ctx.get('X-Request-Id');
+  ctx.state.requestId = SENSIBLE.test(given) ? given : randomUUID();
+  ctx.set('X-Request-Id', ctx.state.requestId);
 }

@@ -6,7 +6,7 @@
  * valid, and what it may do, is decided by the `authenticate` hook in
  * `src/auth.ts`. Operations then check their own `security` requirement.
  */
-import type { Middleware } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import { errors } from './errors.js';
 import type { ServiceState } from './state.js';
 
@@ -40,17 +40,16 @@ export interface SecurityRequirement {
 }
 
 /** Reads the credential and asks `authenticate` about it; rejecting is left to the operation. */
-export function identify(authenticate: Authenticate): Middleware<ServiceState> {
-  return async (ctx, next) => {
-    ctx.state.principal = undefined;
-    ctx.state.credentialRejected = false;
-    const credential = credentialOf(ctx.get('Authorization'), ctx.get('X-API-Key'));
-    if (credential) {
-      ctx.state.principal = await authenticate(credential);
-      ctx.state.credentialRejected = ctx.state.principal === undefined;
-    }
-    await next();
-  };
+export async function identify(
+  ctx: ParameterizedContext<ServiceState>,
+  authenticate: Authenticate,
+): Promise<void> {
+  ctx.state.principal = undefined;
+  ctx.state.credentialRejected = false;
+  const credential = credentialOf(ctx.get('Authorization'), ctx.get('X-API-Key'));
+  if (!credential) return;
+  ctx.state.principal = await authenticate(credential);
+  ctx.state.credentialRejected = ctx.state.principal === undefined;
 }
 
 function credentialOf(authorization: string, apiKey: string): Credential | undefined {
@@ -62,14 +61,11 @@ function credentialOf(authorization: string, apiKey: string): Credential | undef
 }
 
 /** 401 without a valid credential of an accepted scheme; 403 when it lacks a scope. */
-export function authorize(requirement: SecurityRequirement): Middleware<ServiceState> {
-  return async (ctx, next) => {
-    if (!requirement.public) check(requirement, ctx.state.principal);
-    await next();
-  };
-}
-
-function check(requirement: SecurityRequirement, principal: Principal | undefined): void {
+export function authorize(
+  requirement: SecurityRequirement,
+  principal: Principal | undefined,
+): void {
+  if (requirement.public) return;
   if (!principal) throw errors.unauthorized();
   const accepting = requirement.alternatives.filter((alternative) =>
     alternative.every((scheme) => scheme.scheme === principal.scheme),

@@ -25,8 +25,6 @@ export async function readJsonBody(ctx: Context, rule: BodyRule): Promise<unknow
   const type = ctx.request.is('json', '+json');
   if (type === null) return NO_BODY; // Koa's answer when the request has no body at all
   if (type === false) throw errors.unsupportedMediaType(rule.contentTypes);
-  if (ctx.request.length !== undefined && ctx.request.length > rule.limit)
-    throw errors.payloadTooLarge(rule.limit);
   const text = await readText(ctx, rule.limit);
   if (text.trim() === '') return NO_BODY;
   try {
@@ -36,13 +34,33 @@ export async function readJsonBody(ctx: Context, rule: BodyRule): Promise<unknow
   }
 }
 
-async function readText(ctx: Context, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw errors.payloadTooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The body as text, or 413 past `limit`. Past the limit the rest is read and
+ * dropped (up to a bound) before answering, so a client still sending gets to
+ * read the 413 instead of a reset connection (RFC 9112 §9.6); past the bound,
+ * or when Content-Length already says so, the connection is closed instead.
+ */
+function readText(ctx: Context, limit: number): Promise<string> {
+  const bound = Math.max(4 * limit, 8 * 1024 * 1024);
+  const tooLarge = (close: boolean) => {
+    if (close) ctx.set('Connection', 'close');
+    return errors.payloadTooLarge(limit);
+  };
+  if ((ctx.request.length ?? 0) > bound) return Promise.reject(tooLarge(true));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    ctx.req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > bound) {
+        ctx.req.pause();
+        reject(tooLarge(true));
+      }
+    });
+    ctx.req.once('end', () =>
+      size > limit ? reject(tooLarge(false)) : resolve(Buffer.concat(chunks).toString('utf8')),
+    );
+    ctx.req.once('error', reject);
+  });
 }

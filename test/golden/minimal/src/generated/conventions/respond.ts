@@ -2,12 +2,11 @@
 // Source: minimal.yaml
 
 /**
- * The outermost convention: whatever a later middleware or a handler throws
- * leaves as the error envelope with the request id. Unexpected errors are
- * logged here (with the request id, never a credential) and answered as a
- * 500 that reveals nothing.
+ * Whatever a later step or a handler throws leaves as the error envelope
+ * with the request id. Unexpected errors are logged here (with the request
+ * id, never a credential) and answered as a 500 that reveals nothing.
  */
-import type { Middleware } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import { asApiError } from './errors.js';
 import type { ServiceState } from './state.js';
 
@@ -22,17 +21,15 @@ export const logToStderr: ErrorLogger = ({ requestId, method, path, error }) => 
   console.error(`[${requestId}] ${method} ${path} failed:`, error);
 };
 
-export function errorEnvelope(log: ErrorLogger): Middleware<ServiceState> {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (caught) {
-      const error = asApiError(caught);
-      if (error.status >= 500)
-        log({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, error: caught });
-      ctx.status = error.status;
-      ctx.set(error.headers);
-      ctx.body = error.toEnvelope(ctx.state.requestId);
-    }
-  };
+export function answerError(
+  ctx: ParameterizedContext<ServiceState>,
+  caught: unknown,
+  log: ErrorLogger,
+): void {
+  const error = asApiError(caught);
+  if (error.status >= 500)
+    log({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, error: caught });
+  ctx.status = error.status;
+  ctx.set(error.headers);
+  ctx.body = error.toEnvelope(ctx.state.requestId);
 }

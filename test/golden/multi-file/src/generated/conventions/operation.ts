@@ -6,7 +6,7 @@
  * the handler, and answer in the conventions' shape — the success envelope,
  * paging, sparse fieldsets, included relations and conditional GETs.
  */
-import type { Context, Middleware } from 'koa';
+import type { Context, ParameterizedContext } from 'koa';
 import { authorize, type Principal, type SecurityRequirement } from './auth.js';
 import { NO_BODY, readJsonBody, type BodyRule } from './body.js';
 import { entityTag, latest, notModified } from './caching.js';
@@ -93,28 +93,38 @@ type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unkno
   list?: ListQuery;
 };
 
+/** Answers a request routed to the operation, given its path parameters. */
+export type OperationHandler = (ctx: ServiceContext, path: Record<string, string>) => Promise<void>;
+
+type ServiceContext = ParameterizedContext<ServiceState>;
+
 export function operation<Handlers>(
   route: OperationRoute<Handlers>,
   context: OperationContext<Handlers>,
-): Middleware<ServiceState>[] {
-  return [
-    authorize(route.security),
-    async (ctx) => {
-      const request = await requestOf(ctx, route, context);
-      const result = await route.invoke(context.handlers, request);
-      await answer(ctx, { route, context, request, result });
-    },
-  ];
+): OperationHandler {
+  const relations = route.includes.map((relation) => relation.name);
+  return async (ctx, path) => {
+    authorize(route.security, ctx.state.principal);
+    const request = await requestOf(ctx, path, route, context);
+    // Checked before the handler runs: a request that names an unknown field changes nothing.
+    const representation = {
+      fields: namesIn(request.query.fields, route.fields, 'fields'),
+      include: namesIn(request.query.include, relations, 'include'),
+    };
+    const result = await route.invoke(context.handlers, request);
+    await answer(ctx, { route, context, request, result, ...representation });
+  };
 }
 
 async function requestOf<Handlers>(
-  ctx: Context & { state: ServiceState },
+  ctx: ServiceContext,
+  path: Record<string, string>,
   route: OperationRoute<Handlers>,
   context: OperationContext<Handlers>,
 ): Promise<AnyRequest> {
   const body = route.body ? await readJsonBody(ctx, route.body) : NO_BODY;
   const parameters = {
-    path: { ...ctx.params } as Record<string, unknown>,
+    path: path as Record<string, unknown>,
     query: { ...ctx.query } as Record<string, unknown>,
     headers: { ...ctx.headers },
   };
@@ -143,11 +153,13 @@ interface Answer<Handlers> {
   context: OperationContext<Handlers>;
   request: AnyRequest;
   result: unknown;
+  fields: string[];
+  include: string[];
 }
 
 async function answer<Handlers>(
   ctx: Context,
-  { route, context, request, result }: Answer<Handlers>,
+  { route, context, request, result, fields, include }: Answer<Handlers>,
 ): Promise<void> {
   if (route.kind === 'delete' || !route.hasData) {
     if (result === false) throw errors.notFound();
@@ -156,47 +168,58 @@ async function answer<Handlers>(
     return;
   }
   if (result === undefined) throw errors.notFound();
-  const fields = namesIn(request.query.fields, route.fields, 'fields');
-  const include = namesIn(
-    request.query.include,
-    route.includes.map((relation) => relation.name),
-    'include',
-  );
-  const present = async (item: unknown) => {
-    const related = await relatedOf(item, include, { route, context, request });
-    return embed(sparse(item, fields, route.shape), related, route.shape);
-  };
-  let data: unknown;
-  let pagination: unknown;
-  if (route.paging) {
-    const page = result as CursorPage<unknown> | OffsetPage<unknown>;
-    data = await Promise.all(page.items.map(present));
-    pagination = paginationOf(route.paging, request.list!, page, context.cursorSecret);
-  } else {
-    data = await present(result);
+  const items = route.paging
+    ? (result as CursorPage<unknown> | OffsetPage<unknown>).items
+    : [result];
+  let shown = items.map((item) => sparse(item, fields, route.shape));
+  if (include.length > 0) {
+    const related = await Promise.all(
+      items.map((item) => relatedOf(item, include, { route, context, request })),
+    );
+    shown = shown.map((item, index) => embed(item, related[index]!, route.shape));
   }
-  if (ctx.method === 'GET' && conditional(ctx, route, data, pagination, result)) return;
-  ctx.status = route.status;
-  ctx.body = {
-    data,
-    meta: { timestamp: new Date().toISOString() },
-    ...(pagination ? { pagination } : {}),
+  const data = route.paging ? shown : shown[0];
+  const pagination = route.paging
+    ? paginationOf(
+        route.paging,
+        request.list!,
+        result as CursorPage<unknown> | OffsetPage<unknown>,
+        context.cursorSecret,
+      )
+    : undefined;
+  // Serialized once: the same text makes the ETag and the body.
+  const serialized = {
+    data: JSON.stringify(data),
+    pagination: pagination === undefined ? undefined : JSON.stringify(pagination),
   };
+  if (ctx.method === 'GET' && conditional(ctx, route, serialized, result)) return;
+  ctx.status = route.status;
+  ctx.type = 'application/json';
+  ctx.body = envelope(serialized.data, serialized.pagination);
+}
+
+/** The success envelope, from its serialized parts. */
+function envelope(data: string, pagination: string | undefined): string {
+  const meta = `{"timestamp":"${new Date().toISOString()}"}`;
+  return `{"data":${data},"meta":${meta}${pagination === undefined ? '' : `,"pagination":${pagination}`}}`;
 }
 
 /** Sets the caching headers; true when the answer is 304. */
 function conditional<Handlers>(
   ctx: Context,
   route: OperationRoute<Handlers>,
-  data: unknown,
-  pagination: unknown,
+  serialized: { data: string; pagination: string | undefined },
   result: unknown,
 ): boolean {
   const items = route.paging ? (result as { items: unknown[] }).items : [result];
   const lastModified = route.updatedField
     ? latest(items.map((item) => fieldOf(item, route.updatedField!, route.shape)))
     : undefined;
-  const tag = entityTag(pagination === undefined ? [data] : [data, pagination]);
+  const tag = entityTag(
+    serialized.pagination === undefined
+      ? serialized.data
+      : `${serialized.data}\n${serialized.pagination}`,
+  );
   if (
     !notModified(ctx, {
       tag,
@@ -214,7 +237,7 @@ function conditional<Handlers>(
 async function relatedOf<Handlers>(
   item: unknown,
   names: string[],
-  { route, context, request }: Omit<Answer<Handlers>, 'result'>,
+  { route, context, request }: Pick<Answer<Handlers>, 'route' | 'context' | 'request'>,
 ): Promise<Record<string, unknown>> {
   const related: Record<string, unknown> = {};
   for (const relation of route.includes.filter((candidate) => names.includes(candidate.name))) {

@@ -82,9 +82,7 @@ export const errors = {
   notAcceptable: (message: string) => new ApiError(ERROR_CODES.notAcceptable, message),
   conflict: (message: string) => new ApiError(ERROR_CODES.conflict, message),
   payloadTooLarge: (limit: number) =>
-    new ApiError(ERROR_CODES.payloadTooLarge, `The request body is larger than ${limit} bytes.`, {
-      headers: { Connection: 'close' },
-    }),
+    new ApiError(ERROR_CODES.payloadTooLarge, `The request body is larger than ${limit} bytes.`),
   unsupportedMediaType: (accepted: string[]) =>
     new ApiError(
       ERROR_CODES.unsupportedMediaType,
