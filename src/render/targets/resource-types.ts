@@ -4,7 +4,7 @@
  * `ListBooksQuery`, `CreateBookBody`, `GetBookData`…), the names handlers and
  * clients import. A resource that leaves the spec takes its file with it.
  */
-import type { OperationModel, ResourceModel } from '../../model/index.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
 import type { Target } from '../target.js';
 
 interface Alias {
@@ -12,14 +12,28 @@ interface Alias {
   type: string;
 }
 
+/** Operations that act on no resource (`GET /`) have their aliases in `root.ts`. */
+export const ROOT_MODULE = 'root';
+
+/** One module per resource, and `root` for the operations of none. */
+export function typeModules(model: ApiModel): { name: string; resource?: ResourceModel; operations: OperationModel[] }[] {
+  const modules = model.resources.map((resource) => ({
+    name: resource.name,
+    resource,
+    operations: model.operations.filter((operation) => operation.resource === resource.key),
+  }));
+  const keys = new Set(model.resources.map((resource) => resource.key));
+  const rest = model.operations.filter((operation) => !keys.has(operation.resource));
+  return rest.length > 0 ? [...modules, { name: ROOT_MODULE, operations: rest }] : modules;
+}
+
 export const resourceTypesTarget: Target = {
   name: 'resource-types',
   async render({ model, renderer }) {
-    return model.resources.map((resource) => {
-      const operations = model.operations.filter((operation) => operation.resource === resource.key);
+    return typeModules(model).map(({ name, resource, operations }) => {
       const view = {
-        name: resource.name,
-        item: itemAlias(resource, operations),
+        name,
+        item: resource && itemAlias(resource, operations),
         operations: operations.map((operation) => ({
           httpMethod: operation.httpMethod,
           path: operation.path,
@@ -29,7 +43,7 @@ export const resourceTypesTarget: Target = {
         })),
       };
       return {
-        path: `src/generated/resources/${resource.name}.ts`,
+        path: `src/generated/resources/${name}.ts`,
         contents: renderer.render('types/resource.ts.hbs', view),
         kind: 'generated' as const,
         format: 'typescript' as const,
@@ -72,6 +86,11 @@ function aliasesOf(operation: OperationModel): Alias[] {
 }
 
 /** The resource as `data` carries it: from its read, else from a list's items, else from its create. */
+/** The name of a resource's item type (`Book`), when its operations show one. */
+export function itemTypeName(resource: ResourceModel, operations: OperationModel[]): string | undefined {
+  return itemAlias(resource, operations)?.name;
+}
+
 function itemAlias(resource: ResourceModel, operations: OperationModel[]): Alias & { doc: string } | undefined {
   const doc = `A ${resource.typeName}, as the \`data\` of a response carries it.`;
   const withData = (kind: OperationModel['kind']) => operations.find((operation) => operation.kind === kind && operation.success.contentType);

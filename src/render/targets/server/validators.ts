@@ -101,15 +101,18 @@ function bodySchema(document: OpenApiDocument, operation: OperationModel): unkno
 /**
  * ajv's ES module output still `require`s its runtime helpers (formats,
  * string length): give it a `require`. Type-checking is off, as for any
- * compiled code; `../conventions/validation.ts` types what it exports.
+ * compiled code, and each export is declared a `Validator`, so the compiler
+ * never infers the types of the compiled functions (on a large API, that
+ * inference is slow and gives up).
  */
 function moduleOf(code: string): string {
   return [
     '// @ts-nocheck: code compiled by ajv from the merged spec.',
     "import { createRequire } from 'node:module';",
+    "import type { Validator } from '../conventions/validation.js';",
     '',
     'const require = createRequire(import.meta.url);',
-    code.replace(/^"use strict";/, ''),
+    code.replace(/^"use strict";/, '').replace(/export const (\w+) = /g, 'export const $1: Validator = '),
     '',
   ].join('\n');
 }

@@ -6,10 +6,10 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../../model/ind
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import { itemSchemaOf } from '../../../openapi/classify.js';
 import { bindingName, pascalCase, singular } from '../../../openapi/names.js';
-import { operationTypeNames } from '../resource-types.js';
+import { itemTypeName, operationTypeNames, ROOT_MODULE } from '../resource-types.js';
 
-/** Operations that act on no resource (`GET /`) are grouped under this name. */
-const ROOT_GROUP = 'root';
+/** Operations that act on no resource (`GET /`) are grouped under the name of their types module. */
+const ROOT_GROUP = ROOT_MODULE;
 
 export interface RouteView {
   operationId: string;
@@ -48,8 +48,8 @@ export interface GroupView {
   file: string;
   label: string;
   interfaceName: string;
-  /** The resource types module, when the group is a resource. */
-  typesModule?: string;
+  /** Its module of named types under `src/generated/resources/`. */
+  typesModule: string;
   namespace: string;
   operations: RouteView[];
   collection?: CollectionView;
@@ -64,6 +64,8 @@ export interface CollectionView {
   idParam: string;
   ids: 'uuid' | 'integer';
   parent?: string;
+  /** The parents' id parameters, which place an item under its parent. */
+  scope: string[];
   pathFields: string[];
   createdField?: string;
   updatedField?: string;
@@ -106,13 +108,12 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
     group.operations.push(route);
     routes.push(route);
   }
-  for (const group of groups.values()) {
-    const resource = resources.get([...groups.entries()].find(([, g]) => g === group)![0]);
-    if (resource && group.operations.some((route) => route.storeMethod)) group.collection = collectionView(resource, resources, document, model);
-  }
+  // The default store keeps a collection for each resource with a CRUD operation.
+  const stored = new Set([...groups].filter(([key, group]) => resources.has(key) && group.operations.some((route) => route.storeMethod)).map(([key]) => key));
+  for (const key of stored) groups.get(key)!.collection = collectionView({ resource: resources.get(key)!, resources, stored, document, model });
   const collections = [...groups.values()]
     .filter((group) => group.collection)
-    .map((group) => ({ ...group.collection!, typesModule: group.typesModule!, namespace: group.namespace }))
+    .map((group) => ({ ...group.collection!, typesModule: group.typesModule, namespace: group.namespace }))
     .sort((a, b) => depth(a, groups) - depth(b, groups));
   return { groups: [...groups.values()], routes, collections };
 }
@@ -139,7 +140,7 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     file: name,
     label: resource ? `${name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root',
     interfaceName: `${pascalCase(name)}Handlers`,
-    ...(resource ? { typesModule: name } : {}),
+    typesModule: name,
     namespace: `${pascalCase(name)}Types`,
     operations: [],
   };
@@ -249,20 +250,32 @@ function operationOf(model: ApiModel, resource: ResourceModel, kind: OperationMo
     ?.operationId;
 }
 
-function collectionView(resource: ResourceModel, resources: Map<string, ResourceModel>, document: OpenApiDocument, model: ApiModel): CollectionView {
+interface CollectionInput {
+  resource: ResourceModel;
+  resources: Map<string, ResourceModel>;
+  /** Keys of the resources that have a collection. */
+  stored: Set<string>;
+  document: OpenApiDocument;
+  model: ApiModel;
+}
+
+function collectionView({ resource, resources, stored, document, model }: CollectionInput): CollectionView {
   const parentKey = resource.parents.map((p) => p.collection).join('/');
-  const parent = parentKey ? resources.get(parentKey) : undefined;
+  // Existence is checked against the parent's collection where it has one; the scope holds either way.
+  const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
   const idField = resource.fields.find((field) => field.name === 'id');
   const parentParams = resource.parents.flatMap((p) => p.idParams);
   const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);
+  const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
   return {
     variable: bindingName(resource.name),
-    itemType: `${pascalCase(resource.name)}Types.${resource.typeName}`,
+    itemType: item ? `${pascalCase(resource.name)}Types.${item}` : 'Record<string, unknown>',
     type: resource.type,
     shape: resource.shape,
     idParam: resource.idParams[0] ?? 'id',
     ids: idField?.type === 'integer' ? 'integer' : 'uuid',
     ...(parent ? { parent: bindingName(parent.name) } : {}),
+    scope: parentParams,
     pathFields: parentParams.filter((param) => resource.fields.some((field) => field.name === param)),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),

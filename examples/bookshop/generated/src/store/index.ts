@@ -38,6 +38,7 @@ const books = new MemoryCollection<BooksTypes.Book>({
   shape: 'typed',
   idParam: 'book_id',
   ids: 'uuid',
+  scope: ['author_id'],
   parent: authors,
   pathFields: ['author_id'],
   createdField: 'created_at',

@@ -26,7 +26,9 @@ export interface CollectionOptions {
   /** The path parameter that names one item, `book_id`. */
   idParam: string;
   ids: 'uuid' | 'integer';
-  /** The collection this one is nested in: its items exist only under an existing parent. */
+  /** The path parameters that name the parent(s), `author_id`: items live apart under each parent. */
+  scope?: string[];
+  /** The collection of the parent, when there is one: items exist only under an existing parent. */
   parent?: MemoryCollection<unknown>;
   /** Fields a new item takes from the path: the parent's id (`author_id`). */
   pathFields?: string[];
@@ -43,6 +45,12 @@ interface Stored {
   seq: number;
 }
 
+/**
+ * Items as the API shows them. Each method may be asked for another item type
+ * (`Out`, inferred from the handler it serves): a list's items can be a
+ * narrower view of the resource than its read; this store keeps what it was
+ * given and does not tell them apart.
+ */
 export class MemoryCollection<Item> {
   private readonly rows = new Map<string, Stored>();
   private seq = 0;
@@ -53,10 +61,10 @@ export class MemoryCollection<Item> {
   }
 
   /** A page of the items under the path's parent; undefined when that parent does not exist. */
-  list(request: {
+  list<Out = Item>(request: {
     path: object;
     list: ListQuery;
-  }): (CursorPage<Item> & OffsetPage<Item>) | undefined {
+  }): (CursorPage<Out> & OffsetPage<Out>) | undefined {
     const scope = this.scopeOf(request.path as Path);
     if (scope === undefined) return undefined;
     const { list } = request;
@@ -71,18 +79,18 @@ export class MemoryCollection<Item> {
     const last = page.at(-1);
     const more = start + page.length < sorted.length;
     return {
-      items: page.map((stored) => this.present(stored.row)),
+      items: page.map((stored) => this.present<Out>(stored.row)),
       total: sorted.length,
       ...(more && last ? { next: positionOf(last, list.sort) } : {}),
     };
   }
 
-  get(request: { path: object }): Item | undefined {
+  get<Out = Item>(request: { path: object }): Out | undefined {
     const stored = this.find(request.path as Path);
-    return stored && this.present(stored.row);
+    return stored && this.present<Out>(stored.row);
   }
 
-  create(request: { path: object; body: unknown }): Item | undefined {
+  create<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     const path = request.path as Path;
     const scope = this.scopeOf(path);
     if (scope === undefined) return undefined;
@@ -90,18 +98,18 @@ export class MemoryCollection<Item> {
     const row: Row = { ...(request.body as object), id: this.newId(), ...this.fromPath(path) };
     if (this.options.createdField) row[this.options.createdField] = now;
     if (this.options.updatedField) row[this.options.updatedField] = now;
-    return this.present(this.insert(row, scope).row);
+    return this.present<Out>(this.insert(row, scope).row);
   }
 
-  replace(request: { path: object; body: unknown }): Item | undefined {
-    return this.write(
+  replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+    return this.write<Out>(
       request.path as Path,
       (row) => ({ ...(request.body as object), ...pick(row, this.kept()) }) as Row,
     );
   }
 
-  update(request: { path: object; body: unknown }): Item | undefined {
-    return this.write(
+  update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+    return this.write<Out>(
       request.path as Path,
       (row) => ({ ...row, ...(request.body as object), ...pick(row, this.kept()) }) as Row,
     );
@@ -120,20 +128,18 @@ export class MemoryCollection<Item> {
       : this.rows.get(keyOf(scope, path[this.options.idParam] as string | number));
   }
 
-  /** Where children of this path live: undefined when a parent is missing. */
+  /** Where the path's items live: undefined when their parent is missing. */
   private scopeOf(path: Path): string | undefined {
-    const parent = this.options.parent;
-    if (!parent) return '';
-    const found = parent.find(path);
-    return found && keyOf(found.scope, found.row.id);
+    if (this.options.parent && !this.options.parent.find(path)) return undefined;
+    return (this.options.scope ?? []).map((param) => String(path[param])).join('/');
   }
 
-  private write(path: Path, change: (row: Row) => Row): Item | undefined {
+  private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
     const stored = this.find(path);
     if (!stored) return undefined;
     stored.row = change(stored.row);
     if (this.options.updatedField) stored.row[this.options.updatedField] = new Date().toISOString();
-    return this.present(stored.row);
+    return this.present<Out>(stored.row);
   }
 
   /** Fields a write never changes: the id, where it is nested, when it was created. */
@@ -180,8 +186,8 @@ export class MemoryCollection<Item> {
   }
 
   /** A copy, so what a caller does with the item does not change the store. */
-  private present(row: Row): Item {
-    return (this.options.shape === 'typed' ? typed(this.options.type, row) : { ...row }) as Item;
+  private present<Out>(row: Row): Out {
+    return (this.options.shape === 'typed' ? typed(this.options.type, row) : { ...row }) as Out;
   }
 }
 

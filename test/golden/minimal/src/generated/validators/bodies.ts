@@ -3,6 +3,7 @@
 
 // @ts-nocheck: code compiled by ajv from the merged spec.
 import { createRequire } from 'node:module';
+import type { Validator } from '../conventions/validation.js';
 
 const require = createRequire(import.meta.url);
 
