@@ -1,0 +1,64 @@
+import { toJsonSchema, type ConvertOptions } from '../../src/openapi/json-schema.js';
+
+const request: ConvertOptions = { direction: 'request', ref: (ref) => `spec${ref}` };
+const response: ConvertOptions = { direction: 'response', ref: (ref) => ref };
+
+describe('OpenAPI schemas as JSON Schema 2020-12', () => {
+  test.each([
+    { name: '3.0 nullable joins the type', given: { type: 'string', nullable: true }, want: { type: ['string', 'null'] } },
+    {
+      name: '3.0 nullable enum accepts null',
+      given: { type: 'string', enum: ['a', 'b'], nullable: true },
+      want: { type: ['string', 'null'], enum: ['a', 'b', null] },
+    },
+    { name: 'nullable without a type becomes an alternative', given: { allOf: [{ $ref: '#/x' }], nullable: true }, want: { anyOf: [{ allOf: [{ $ref: 'spec#/x' }] }, { type: 'null' }] } },
+    { name: 'nullable: false is dropped', given: { type: 'integer', nullable: false }, want: { type: 'integer' } },
+    { name: '3.0 exclusiveMinimum: true moves the bound', given: { type: 'number', minimum: 0, exclusiveMinimum: true }, want: { type: 'number', exclusiveMinimum: 0 } },
+    { name: '3.0 exclusiveMaximum: false keeps maximum', given: { type: 'number', maximum: 9, exclusiveMaximum: false }, want: { type: 'number', maximum: 9 } },
+    { name: '3.1 numeric exclusive bounds stay', given: { type: 'number', exclusiveMaximum: 9 }, want: { type: 'number', exclusiveMaximum: 9 } },
+    {
+      name: 'annotations a validator has no use for are dropped',
+      given: { type: 'string', example: 'x', xml: { name: 'a' }, externalDocs: { url: 'u' }, 'x-internal': true, discriminator: { propertyName: 'k' } },
+      want: { type: 'string' },
+    },
+    { name: '$ref is rewritten and its siblings dropped', given: { $ref: '#/components/schemas/Book', description: 'd' }, want: { $ref: 'spec#/components/schemas/Book' } },
+  ])('$name', ({ given, want }) => {
+    expect(toJsonSchema(given, request)).toEqual(want);
+  });
+
+  test('nested schemas are converted wherever a keyword holds them', () => {
+    const given = {
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string', nullable: true } } },
+      additionalProperties: { $ref: '#/a' },
+      oneOf: [{ nullable: true, type: 'integer' }],
+      not: { example: 1, type: 'boolean' },
+    };
+    expect(toJsonSchema(given, request)).toEqual({
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: ['string', 'null'] } } },
+      additionalProperties: { $ref: 'spec#/a' },
+      oneOf: [{ type: ['integer', 'null'] }],
+      not: { type: 'boolean' },
+    });
+  });
+
+  test('a property named like a keyword is a property, not a keyword', () => {
+    const given = { type: 'object', properties: { example: { type: 'string' }, nullable: { type: 'boolean' } } };
+    expect(toJsonSchema(given, request)).toEqual(given);
+  });
+
+  test('in a request, readOnly properties are not required (OpenAPI §4.7.24.1); in a response they are', () => {
+    const given = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'string', readOnly: true }, title: { type: 'string' } } };
+    expect(toJsonSchema(given, request)).toMatchObject({ required: ['title'] });
+    expect(toJsonSchema(given, response)).toMatchObject({ required: ['id', 'title'] });
+    const onlyReadOnly = { type: 'object', required: ['id'], properties: { id: { type: 'string', readOnly: true } } };
+    expect(toJsonSchema(onlyReadOnly, request)).not.toHaveProperty('required');
+  });
+
+  test('the input is not changed', () => {
+    const given = { type: 'string', nullable: true, example: 'x' };
+    toJsonSchema(given, request);
+    expect(given).toEqual({ type: 'string', nullable: true, example: 'x' });
+  });
+});

@@ -1,0 +1,147 @@
+import { resolveConfig } from '../../src/config.js';
+import { applyConventions } from '../../src/conventions/index.js';
+import { buildModel } from '../../src/model/index.js';
+import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.js';
+import { handlerFileOf, serverView, type RouteView } from '../../src/render/targets/server/view.js';
+import { loadResources } from '../../src/resources.js';
+
+const { fragments } = loadResources();
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ok = (schema?: unknown) => ({ description: 'ok', ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }) });
+const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+const idParam = (name: string, schema: SchemaObject = { type: 'string', format: 'uuid' }) => ({ name, in: 'path', required: true, schema });
+
+const AUTHOR: SchemaObject = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, name: { type: 'string' }, created_at: { type: 'string', format: 'date-time' } },
+};
+const BOOK: SchemaObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    author_id: { type: 'integer' },
+    title: { type: 'string' },
+    genre: { type: 'string', enum: ['poetry', 'fiction'] },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+const GENRE: SchemaObject = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } }, examples: [{ id: 'poetry', name: 'Poetry' }, { name: 'no id' }] };
+
+function view() {
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: { title: 'Shop', version: '1.0.0' },
+    servers: [{ url: '/api' }],
+    security: [{ bearerAuth: ['read'] }, { apiKeyAuth: [] }],
+    paths: {
+      '/': { get: { operationId: 'root', security: [], responses: { '200': ok({ type: 'object' }) } } },
+      '/authors': {
+        get: { operationId: 'listAuthors', responses: { '200': ok({ type: 'array', items: ref('Author') }) } },
+        post: { operationId: 'createAuthor', requestBody: body('Author'), responses: { '201': ok(ref('Author')) } },
+      },
+      '/authors/{author_id}': {
+        parameters: [idParam('author_id', { type: 'integer' })],
+        get: { operationId: 'getAuthor', responses: { '200': ok(ref('Author')) } },
+        delete: { operationId: 'delete', responses: { '204': ok() } },
+      },
+      '/authors/{author_id}/books': {
+        parameters: [idParam('author_id', { type: 'integer' })],
+        get: { operationId: 'listBooks', 'x-specforge': { paging: { style: 'offset' } }, responses: { '200': ok({ type: 'array', items: ref('Book') }) } },
+      },
+      '/genres': { get: { operationId: 'listGenres', security: [], responses: { '200': ok({ type: 'array', items: ref('Genre') }) } } },
+      '/genres/{genre_id}': { get: { operationId: 'getGenre', security: [], parameters: [idParam('genre_id', { type: 'string' })], responses: { '200': ok(ref('Genre')) } } },
+    },
+    components: {
+      schemas: { Author: AUTHOR, Book: BOOK, Genre: GENRE },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' }, apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+    },
+  };
+  const merged = applyConventions(document, fragments);
+  const model = buildModel(merged.document, resolveConfig(merged.document));
+  return { model, view: serverView(model, merged.document) };
+}
+
+const { model, view: server } = view();
+const route = (operationId: string): RouteView => server.routes.find((candidate) => candidate.operationId === operationId)!;
+
+describe('server view: the route table', () => {
+  test('one route per operation, in spec order, with its kind, status and route path', () => {
+    expect(server.routes.map((r) => [r.operationId, r.kind, r.status, r.routePath])).toEqual([
+      ['root', 'other', 200, '/'],
+      ['listAuthors', 'list', 200, '/authors'],
+      ['createAuthor', 'create', 201, '/authors'],
+      ['getAuthor', 'read', 200, '/authors/:author_id'],
+      ['delete', 'delete', 204, '/authors/:author_id'],
+      ['listBooks', 'list', 200, '/authors/:author_id/books'],
+      ['listGenres', 'list', 200, '/genres'],
+      ['getGenre', 'read', 200, '/genres/:genre_id'],
+    ]);
+    expect(route('delete').hasData).toBe(false);
+    expect(route('getAuthor').hasData).toBe(true);
+  });
+
+  test('security by credential kind, with scopes; `security: []` is public', () => {
+    expect(route('listAuthors').security).toEqual({
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: ['read'] }], [{ scheme: 'apiKey', scopes: [] }]],
+    });
+    expect(route('getGenre').security).toEqual({ public: true, alternatives: [] });
+  });
+
+  test('validator names are usable as exports: an operationId that is a keyword gets a suffix', () => {
+    expect(route('delete').validator).toBe('delete_');
+    expect(new Set(server.routes.map((r) => r.validator)).size).toBe(server.routes.length);
+  });
+
+  test('paging: style, limits, the filters the operation declares, the creation field', () => {
+    expect(route('listAuthors').paging).toEqual({ style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['name'], createdField: 'created_at' });
+    expect(route('listBooks').paging).toMatchObject({ style: 'offset', filters: ['title', 'genre'] });
+    expect(route('listBooks').paging).not.toHaveProperty('createdField');
+  });
+
+  test('include: a child reads its parent through the parent read; a parent its children through their list', () => {
+    expect(route('listBooks').includes).toEqual([{ name: 'author', operationId: 'getAuthor' }]);
+    expect(route('getAuthor').includes).toEqual([{ name: 'books', operationId: 'listBooks', itemParam: 'author_id' }]);
+    expect(route('getGenre').includes).toEqual([]);
+  });
+
+  test('handler signatures from the named types of each resource', () => {
+    expect(route('listBooks')).toMatchObject({
+      requestType: 'ListRequest<BooksTypes.ListBooksPath, BooksTypes.ListBooksQuery>',
+      returnType: 'OffsetPage<BooksTypes.ListBooksData[number]> | undefined',
+    });
+    expect(route('createAuthor')).toMatchObject({
+      requestType: 'OperationRequest<NoParameters, NoParameters, AuthorsTypes.CreateAuthorBody>',
+      returnType: 'AuthorsTypes.CreateAuthorData | undefined',
+    });
+    expect(route('delete').returnType).toBe('boolean');
+    expect(route('root')).toMatchObject({ group: 'root', returnType: 'RootTypes.RootData | undefined' });
+    expect(route('root')).not.toHaveProperty('storeMethod');
+  });
+});
+
+describe('server view: handler groups and the default store', () => {
+  test('one handler group per resource, and `root` for the operations of none', () => {
+    expect(server.groups.map((group) => [group.key, group.file, group.interfaceName])).toEqual([
+      ['root', 'root', 'RootHandlers'],
+      ['authors', 'authors', 'AuthorsHandlers'],
+      ['books', 'books', 'BooksHandlers'],
+      ['genres', 'genres', 'GenresHandlers'],
+    ]);
+    expect(model.operations.map((operation) => handlerFileOf(model, operation))).toContain('src/handlers/books.ts');
+    expect(handlerFileOf(model, model.operations[0]!)).toBe('src/handlers/root.ts');
+  });
+
+  test('collections: parents first, ids by the id type, children scoped by the parent id and stamped with it', () => {
+    const collections = Object.fromEntries(server.collections.map((collection) => [collection.variable, collection]));
+    expect(server.collections.map((collection) => collection.variable)).toEqual(['authors', 'genres', 'books']);
+    expect(collections.authors).toMatchObject({ ids: 'integer', idParam: 'author_id', scope: [], createdField: 'created_at' });
+    expect(collections.books).toMatchObject({ ids: 'uuid', parent: 'authors', scope: ['author_id'], pathFields: ['author_id'], updatedField: 'updated_at' });
+  });
+
+  test('a resource the API cannot create starts with the examples that carry an id; one it can create starts empty', () => {
+    const collections = Object.fromEntries(server.collections.map((collection) => [collection.variable, collection]));
+    expect(JSON.parse(collections.genres!.seed!)).toEqual([{ id: 'poetry', name: 'Poetry' }]);
+    expect(collections.authors).not.toHaveProperty('seed');
+  });
+});
