@@ -21,27 +21,57 @@ export interface ConvertOptions {
   direction: SchemaDirection;
   /** Rewrites each `$ref` (to point into the schema registry the validators share). */
   ref: (ref: string) => string;
+  /** Looks a `$ref` up in the document, to see `readOnly` through references. */
+  resolve?: (ref: string) => unknown;
 }
 
 export function toJsonSchema(schema: unknown, options: ConvertOptions): unknown {
+  return convert(schema, options, new Set());
+}
+
+/** `readOnly`: names made read-only by an enclosing `allOf`, whose branches share one object. */
+function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet<string>): unknown {
   if (!isObject(schema)) return schema;
-  if (typeof schema.$ref === 'string') return { $ref: options.ref(schema.$ref) };
+  // 2020-12 keeps a `$ref`'s siblings (`nullable`, `readOnly`, constraints) in force.
+  const names = options.direction === 'request' ? new Set([...readOnly, ...readOnlyNames(schema, options, new Set())]) : readOnly;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith('x-') || key === 'nullable') continue;
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, toJsonSchema(child, options)]));
+    if (key === '$ref' && typeof value === 'string') {
+      out.$ref = options.ref(value);
+    } else if (SCHEMA_MAPS.has(key) && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, options, new Set())]));
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      out[key] = value.map((child) => toJsonSchema(child, options));
+      out[key] = value.map((child) => convert(child, options, key === 'allOf' ? names : new Set()));
     } else if (SCHEMA_VALUES.has(key)) {
-      out[key] = toJsonSchema(value, options);
+      out[key] = convert(value, options, new Set());
     } else {
       out[key] = value;
     }
   }
   exclusiveBounds(schema, out);
-  if (options.direction === 'request') dropReadOnlyRequired(out);
+  if (options.direction === 'request') dropRequired(out, names);
   return schema.nullable === true ? nullable(out) : out;
+}
+
+/** Properties marked `readOnly`, on the property or the schema it references, here or in an `allOf` branch. */
+function readOnlyNames(schema: JsonObject, options: ConvertOptions, seen: Set<unknown>): Set<string> {
+  const names = new Set<string>();
+  if (seen.has(schema)) return names;
+  seen.add(schema);
+  const resolved = (value: unknown) => (isObject(value) && typeof value.$ref === 'string' ? options.resolve?.(value.$ref) : undefined);
+  const own = resolved(schema);
+  if (isObject(own)) for (const name of readOnlyNames(own, options, seen)) names.add(name);
+  if (isObject(schema.properties)) {
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const target = resolved(property);
+      if ((isObject(property) && property.readOnly === true) || (isObject(target) && target.readOnly === true)) names.add(name);
+    }
+  }
+  for (const branch of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    if (isObject(branch)) for (const name of readOnlyNames(branch, options, seen)) names.add(name);
+  }
+  return names;
 }
 
 /** 3.0: `exclusiveMinimum: true` qualifies `minimum`; 2020-12 gives the bound itself. */
@@ -59,10 +89,9 @@ function exclusiveBounds(schema: JsonObject, out: JsonObject): void {
   }
 }
 
-function dropReadOnlyRequired(out: JsonObject): void {
-  if (!Array.isArray(out.required) || !isObject(out.properties)) return;
-  const properties = out.properties;
-  const required = out.required.filter((name) => !(isObject(properties[name]) && properties[name].readOnly === true));
+function dropRequired(out: JsonObject, names: ReadonlySet<string>): void {
+  if (!Array.isArray(out.required) || names.size === 0) return;
+  const required = out.required.filter((name) => !names.has(name as string));
   if (required.length > 0) out.required = required;
   else delete out.required;
 }

@@ -305,9 +305,10 @@ describe('routing', () => {
     expectError(await shop('GET', '/authors/extra/segments/here/too'), 404, 'RESOURCE_NOT_FOUND');
   });
 
-  test("another version's path is not found", async () => {
+  test("another version's path is 406 NOT_ACCEPTABLE; a path merely starting like the base path is 404", async () => {
     const reply = await shop('GET', `${bookshop.origin}/api/v2/genres`, { token: null });
-    expectError(reply, 404, 'RESOURCE_NOT_FOUND');
+    expectError(reply, 406, 'NOT_ACCEPTABLE');
+    expectError(await shop('GET', `${bookshop.origin}/api/v1genres`, { token: null }), 404, 'RESOURCE_NOT_FOUND');
   });
 
   test('a known path with another method is 405 METHOD_NOT_ALLOWED with Allow listing its methods', async () => {

@@ -21,7 +21,8 @@ describe('OpenAPI schemas as JSON Schema 2020-12', () => {
       given: { type: 'string', example: 'x', xml: { name: 'a' }, externalDocs: { url: 'u' }, 'x-internal': true, discriminator: { propertyName: 'k' } },
       want: { type: 'string' },
     },
-    { name: '$ref is rewritten and its siblings dropped', given: { $ref: '#/components/schemas/Book', description: 'd' }, want: { $ref: 'spec#/components/schemas/Book' } },
+    { name: '$ref is rewritten; its siblings stay in force (2020-12)', given: { $ref: '#/components/schemas/Book', maxLength: 3 }, want: { $ref: 'spec#/components/schemas/Book', maxLength: 3 } },
+    { name: '3.0 nullable beside a $ref', given: { $ref: '#/components/schemas/Id', nullable: true }, want: { anyOf: [{ $ref: 'spec#/components/schemas/Id' }, { type: 'null' }] } },
   ])('$name', ({ given, want }) => {
     expect(toJsonSchema(given, request)).toEqual(want);
   });
@@ -54,6 +55,20 @@ describe('OpenAPI schemas as JSON Schema 2020-12', () => {
     expect(toJsonSchema(given, response)).toMatchObject({ required: ['id', 'title'] });
     const onlyReadOnly = { type: 'object', required: ['id'], properties: { id: { type: 'string', readOnly: true } } };
     expect(toJsonSchema(onlyReadOnly, request)).not.toHaveProperty('required');
+  });
+
+  test('readOnly seen through references and across allOf branches', () => {
+    const components: Record<string, unknown> = {
+      Id: { type: 'string', readOnly: true },
+      Base: { type: 'object', properties: { id: { $ref: '#/components/schemas/Id' }, created_at: { type: 'string', readOnly: true } } },
+    };
+    const resolve = (ref: string) => components[ref.split('/').at(-1)!];
+    const owner = { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['id', 'name', 'created_at'], properties: { name: { type: 'string' } } }] };
+    expect(toJsonSchema(owner, { ...request, resolve })).toEqual({
+      allOf: [{ $ref: 'spec#/components/schemas/Base' }, { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }],
+    });
+    const withSibling = { type: 'object', required: ['id'], properties: { id: { $ref: '#/components/schemas/Uuid', readOnly: true } } };
+    expect(toJsonSchema(withSibling, request)).not.toHaveProperty('required');
   });
 
   test('the input is not changed', () => {

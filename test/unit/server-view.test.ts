@@ -9,7 +9,7 @@ const { fragments } = loadResources();
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const ok = (schema?: unknown) => ({ description: 'ok', ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }) });
 const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
-const idParam = (name: string, schema: SchemaObject = { type: 'string', format: 'uuid' }) => ({ name, in: 'path', required: true, schema });
+const idParam = (name: string, schema: SchemaObject = { type: 'string', format: 'uuid' }) => ({ name, in: 'path' as const, required: true, schema });
 
 const AUTHOR: SchemaObject = {
   type: 'object',

@@ -13,7 +13,7 @@ import { kebabCase } from '../../../openapi/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
 import type { OutputFile, Target } from '../../target.js';
 import { compileValidators } from './validators.js';
-import { serverView, type ServerView } from './view.js';
+import { commentText, serverView, type ServerView } from './view.js';
 
 /** The modules of `src/generated/conventions/`, one template each. */
 const CONVENTIONS = [
@@ -70,7 +70,7 @@ export const serverTarget: Target = {
       scaffold('src/store/memory.ts', 'store/memory.ts.hbs', {}),
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
       scaffold('src/auth.ts', 'auth.ts.hbs', {}),
-      scaffold('src/main.ts', 'main.ts.hbs', { title: model.title }),
+      scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
       scaffold('package.json', 'package.json.hbs', packageView(model), 'json'),
       scaffold('tsconfig.json', 'tsconfig.json.hbs', {}, 'json'),
       scaffold('.gitignore', 'gitignore.hbs', {}, 'as-is'),
@@ -95,12 +95,19 @@ function serviceSettings(model: ApiModel): object {
     title: model.title,
     basePath: model.basePath,
     versioning: { version, url: mechanism === 'url' || mechanism === 'both', header: mechanism === 'header' || mechanism === 'both' },
+    apiKeyHeaders: apiKeyHeaders(model),
     rateLimit: model.config.rateLimit,
     bodyLimit: model.config.bodyLimit,
     validationStatus: model.config.validation.status,
     // Stable across runs and machines, so instances agree; production sets CURSOR_SECRET.
     defaultCursorSecret: sha256(`specforge cursor secret: ${model.title}`).slice(0, 32),
   };
+}
+
+/** The spec's API key headers; X-API-Key, the conventions' own, when it declares none. */
+function apiKeyHeaders(model: ApiModel): string[] {
+  const headers = model.securitySchemes.filter((scheme) => scheme.kind === 'apiKey' && scheme.header).map((scheme) => scheme.header!);
+  return headers.length > 0 ? [...new Set(headers)] : ['X-API-Key'];
 }
 
 function packageView(model: ApiModel): object {

@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import type { OperationModel, ParameterModel } from '../../../model/index.js';
-import { deref, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
+import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
 import type { RouteView } from './view.js';
 
@@ -60,7 +60,8 @@ function newAjv({ coerce }: { coerce: boolean }, registry: object): Ajv2020 {
 
 function registrySchema(document: OpenApiDocument): object {
   const schemas = document.components?.schemas ?? {};
-  const converted = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction: 'request', ref: (ref) => ref })]));
+  const resolve = (ref: string) => lookup(document, ref);
+  const converted = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction: 'request', ref: (ref) => ref, resolve })]));
   return { $id: REGISTRY, components: { schemas: converted } };
 }
 
@@ -95,7 +96,7 @@ function bodySchema(document: OpenApiDocument, operation: OperationModel): unkno
   const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
   const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
   const schema = body?.content[operation.requestBody!.jsonContentType!]?.schema;
-  return schema === undefined ? undefined : toJsonSchema(schema, { direction: 'request', ref: intoRegistry });
+  return schema === undefined ? undefined : toJsonSchema(schema, { direction: 'request', ref: intoRegistry, resolve: (ref) => lookup(document, ref) });
 }
 
 /**

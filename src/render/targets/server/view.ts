@@ -21,6 +21,8 @@ export interface RouteView {
   path: string;
   routePath: string;
   summary: string;
+  /** What the scaffold's placeholder for a non-CRUD operation answers (501). */
+  unimplemented: string;
   kind: OperationModel['kind'];
   status: number;
   hasData: boolean;
@@ -138,7 +140,7 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     key: bindingName(name),
     identifier: bindingName(name),
     file: name,
-    label: resource ? `${name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root',
+    label: commentText(resource ? `${name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
     interfaceName: `${pascalCase(name)}Handlers`,
     typesModule: name,
     namespace: `${pascalCase(name)}Types`,
@@ -170,7 +172,8 @@ function routeView({ model, operation, resource, group, resources, validator }: 
     httpMethod: operation.httpMethod,
     path: operation.path,
     routePath: operation.routePath,
-    summary: oneLine(operation.summary ?? ''),
+    summary: commentText(operation.summary ?? ''),
+    unimplemented: `${operation.httpMethod} ${operation.path} is not implemented yet.`,
     kind,
     status: operation.success.status,
     hasData,
@@ -199,7 +202,8 @@ function routeView({ model, operation, resource, group, resources, validator }: 
   };
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** Spec text printed inside a comment: one line, and unable to end the comment. */
+export const commentText = (text: string) => text.replace(/\s+/g, ' ').trim().replace(/\*\//g, '*\\/');
 
 function securityView(model: ApiModel, operation: OperationModel): RouteView['security'] {
   const kinds = new Map(model.securitySchemes.map((scheme) => [scheme.name, scheme.kind === 'other' ? 'unsupported' : scheme.kind]));

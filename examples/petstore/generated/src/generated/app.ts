@@ -36,17 +36,29 @@ export interface ServiceOptions {
   logError?: ErrorLogger;
 }
 
+function defaultCursorSecret(): string {
+  console.warn(
+    'CURSOR_SECRET is not set: list cursors are signed with a default anyone can read in the source. Set it in production.',
+  );
+  return SERVICE.defaultCursorSecret;
+}
+
 export function createApp(options: ServiceOptions): Koa<ServiceState> {
-  const app = new Koa<ServiceState>({ proxy: process.env.TRUST_PROXY === 'true' });
+  // Behind a proxy, only the address the nearest PROXY_HOPS proxies saw counts: the rest of X-Forwarded-For is the client's to invent.
+  const app = new Koa<ServiceState>({
+    proxy: process.env.TRUST_PROXY === 'true',
+    maxIpsCount: integerFromEnv('PROXY_HOPS', 1, { min: 1 }),
+  });
   const context: OperationContext<Handlers> = {
     handlers: options.handlers ?? handlers,
     routes: new Map(ROUTES.map((route) => [route.operationId, route])),
-    cursorSecret: options.cursorSecret ?? process.env.CURSOR_SECRET ?? SERVICE.defaultCursorSecret,
+    cursorSecret: options.cursorSecret ?? process.env.CURSOR_SECRET ?? defaultCursorSecret(),
     validationStatus: SERVICE.validationStatus,
   };
   app.use(
     requestConventions({
       authenticate: options.authenticate,
+      apiKeyHeaders: SERVICE.apiKeyHeaders,
       rateLimit: {
         limit:
           options.rateLimit?.limit ??
@@ -60,6 +72,11 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
       log: options.logError ?? logToStderr,
     }),
   );
-  app.use(routesFor(ROUTES, context, SERVICE.basePath));
+  app.use(
+    routesFor(ROUTES, context, {
+      basePath: SERVICE.basePath,
+      ...(SERVICE.versioning.url ? { version: SERVICE.versioning.version } : {}),
+    }),
+  );
   return app;
 }

@@ -14,6 +14,7 @@ import type {
   Position,
   SortKey,
 } from '../generated/conventions/paging.js';
+import { errors } from '../generated/conventions/errors.js';
 import { typed, type ResourceShape } from '../generated/conventions/representation.js';
 
 type Row = Record<string, unknown> & { id: string | number };
@@ -210,29 +211,51 @@ function positionOf(stored: Stored, sort: SortKey[]): PositionOf {
 }
 
 function afterPosition(sorted: Stored[], position: PositionOf, sort: SortKey[]): number {
+  // The cursor is signed, but its signing secret may be the public default: check what it holds.
+  const valid =
+    typeof position === 'object' &&
+    position !== null &&
+    Array.isArray(position.values) &&
+    Number.isInteger(position.seq);
+  if (!valid || position.values.length !== sort.length)
+    throw errors.badRequest('The cursor does not fit this list; start again from the first page.');
   const index = sorted.findIndex((stored) => compareToPosition(stored, position, sort) > 0);
   return index < 0 ? sorted.length : index;
 }
 
 function compareStored(a: Stored, b: Stored, sort: SortKey[]): number {
-  return compareToPosition(a, positionOf(b, sort), sort);
+  for (const key of sort) {
+    const order = compareValues(a.row[key.field], b.row[key.field], key.descending);
+    if (order !== 0) return order;
+  }
+  return a.seq - b.seq;
 }
 
+/** Where an item falls relative to a page's end: > 0 when after it. */
 function compareToPosition(stored: Stored, position: PositionOf, sort: SortKey[]): number {
   for (const [index, key] of sort.entries()) {
-    const order = compareValues(stored.row[key.field], position.values[index]);
-    if (order !== 0) return key.descending ? -order : order;
+    const order = compareValues(stored.row[key.field], position.values[index], key.descending);
+    if (order !== 0) return order;
   }
   return stored.seq - position.seq;
 }
 
-/** Numbers by value, everything else as text; missing values last. */
-function compareValues(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === undefined || a === null) return 1;
-  if (b === undefined || b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+/** Numbers by value, everything else as text; missing values (undefined or null alike) last in either direction. */
+function compareValues(a: unknown, b: unknown, descending: boolean): number {
+  const left = a ?? null;
+  const right = b ?? null;
+  if (left === right) return 0;
+  if (left === null) return 1;
+  if (right === null) return -1;
+  const order =
+    typeof left === 'number' && typeof right === 'number'
+      ? left - right
+      : String(left) < String(right)
+        ? -1
+        : String(left) > String(right)
+          ? 1
+          : 0;
+  return descending ? -order : order;
 }
 
 export type { ListRequest };

@@ -7,6 +7,8 @@ export const SERVICE = {
   /** Every route is served under it: the servers' path and the version segment. */
   basePath: '/v2',
   versioning: { version: 2, url: true, header: true },
+  /** The headers API keys arrive in. */
+  apiKeyHeaders: ['X-API-Key'],
   rateLimit: { limit: 100, windowSeconds: 60 },
   /** Request bodies above this many bytes are refused (413). */
   bodyLimit: 1048576,

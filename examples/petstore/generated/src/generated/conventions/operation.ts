@@ -108,8 +108,8 @@ export function operation<Handlers>(
     const request = await requestOf(ctx, path, route, context);
     // Checked before the handler runs: a request that names an unknown field changes nothing.
     const representation = {
-      fields: namesIn(request.query.fields, route.fields, 'fields'),
-      include: namesIn(request.query.include, relations, 'include'),
+      fields: namesIn(request.query.fields, route.fields, 'fields', context.validationStatus),
+      include: namesIn(request.query.include, relations, 'include', context.validationStatus),
     };
     const result = await route.invoke(context.handlers, request);
     await answer(ctx, { route, context, request, result, ...representation });
@@ -144,8 +144,17 @@ async function requestOf<Handlers>(
     requestId: ctx.state.requestId,
   };
   if (route.paging)
-    request.list = listQueryOf(route.paging, parameters.query, context.cursorSecret);
+    request.list = listQueryOf(route.paging, parameters.query, cursorKey(context, route, path));
   return request;
+}
+
+/** Cursors are signed for one list: this operation under these path parameters. */
+function cursorKey<Handlers>(
+  context: OperationContext<Handlers>,
+  route: OperationRoute<Handlers>,
+  path: Record<string, unknown>,
+): string {
+  return `${context.cursorSecret}\n${route.operationId}\n${JSON.stringify(path)}`;
 }
 
 interface Answer<Handlers> {
@@ -184,7 +193,7 @@ async function answer<Handlers>(
         route.paging,
         request.list!,
         result as CursorPage<unknown> | OffsetPage<unknown>,
-        context.cursorSecret,
+        cursorKey(context, route, request.path),
       )
     : undefined;
   // Serialized once: the same text makes the ETag and the body.
@@ -192,7 +201,11 @@ async function answer<Handlers>(
     data: JSON.stringify(data),
     pagination: pagination === undefined ? undefined : JSON.stringify(pagination),
   };
-  if (ctx.method === 'GET' && conditional(ctx, route, serialized, result)) return;
+  if (
+    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+    conditional(ctx, route, serialized, result)
+  )
+    return;
   ctx.status = route.status;
   ctx.type = 'application/json';
   ctx.body = envelope(serialized.data, serialized.pagination);
@@ -242,6 +255,8 @@ async function relatedOf<Handlers>(
   const related: Record<string, unknown> = {};
   for (const relation of route.includes.filter((candidate) => names.includes(candidate.name))) {
     const target = context.routes.get(relation.operationId)!;
+    // Included data is read as its own operation would read it: with its permissions.
+    authorize(target.security, request.principal);
     const path = relation.itemParam
       ? { ...request.path, [relation.itemParam]: (item as { id?: unknown }).id }
       : request.path;

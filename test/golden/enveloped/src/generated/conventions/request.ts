@@ -16,6 +16,8 @@ import { checkAcceptedVersion } from './versioning.js';
 
 export interface RequestConventions {
   authenticate: Authenticate;
+  /** The headers API keys come in, as the spec's security schemes name them. */
+  apiKeyHeaders: readonly string[];
   rateLimit: RateLimitOptions;
   /** The version the `Accept` header may ask for; undefined when the header mechanism is off. */
   acceptedVersion: number | undefined;
@@ -26,7 +28,7 @@ export function requestConventions(options: RequestConventions): Middleware<Serv
   return async (ctx, next) => {
     assignRequestId(ctx);
     try {
-      await identify(ctx, options.authenticate);
+      await identify(ctx, options.authenticate, options.apiKeyHeaders);
       // Counted before anything can refuse the request, so every answer carries the rate-limit headers.
       await countRequest(ctx, options.rateLimit);
       if (options.acceptedVersion !== undefined) checkAcceptedVersion(ctx, options.acceptedVersion);

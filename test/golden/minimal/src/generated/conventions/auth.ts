@@ -43,13 +43,12 @@ export interface SecurityRequirement {
 export async function identify(
   ctx: ParameterizedContext<ServiceState>,
   authenticate: Authenticate,
+  apiKeyHeaders: readonly string[],
 ): Promise<void> {
   ctx.state.principal = undefined;
-  ctx.state.credentialRejected = false;
-  const credential = credentialOf(ctx.get('Authorization'), ctx.get('X-API-Key'));
-  if (!credential) return;
-  ctx.state.principal = await authenticate(credential);
-  ctx.state.credentialRejected = ctx.state.principal === undefined;
+  const apiKey = apiKeyHeaders.map((header) => ctx.get(header)).find((value) => value !== '') ?? '';
+  const credential = credentialOf(ctx.get('Authorization'), apiKey);
+  if (credential) ctx.state.principal = await authenticate(credential);
 }
 
 function credentialOf(authorization: string, apiKey: string): Credential | undefined {

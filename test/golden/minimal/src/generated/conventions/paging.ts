@@ -136,9 +136,14 @@ export function decodeCursor(cursor: string, walk: string, secret: string): Posi
   const [payload = '', signed = ''] = cursor.split('.');
   const given = Buffer.from(signed, 'base64url');
   const expected = signature(payload, secret);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  // base64url decoding skips stray characters: the signature must also be exactly as issued.
+  if (
+    given.length !== expected.length ||
+    !timingSafeEqual(given, expected) ||
+    given.toString('base64url') !== signed
+  ) {
     throw errors.badRequest(
-      'The cursor is not one this service issued; start again from the first page.',
+      'The cursor was not issued for this list; start again from the first page.',
     );
   }
   const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {

@@ -22,65 +22,102 @@ import type { ServiceState } from './state.js';
 interface Node {
   /** Literal segments. */
   literals: Map<string, Node>;
-  /** A `{param}` segment, with its name. */
-  param?: { name: string; node: Node };
-  /** The operations of the path that ends here, by upper-case method. */
-  methods: Map<string, OperationHandler>;
+  /** A `{param}` segment (each route names it as it likes: the names live with the route). */
+  param?: Node;
+  /** The operations of the paths that end here, by upper-case method. */
+  methods: Map<string, { handle: OperationHandler; params: string[] }>;
 }
 
 const newNode = (): Node => ({ literals: new Map(), methods: new Map() });
 
+export interface RoutingOptions {
+  basePath: string;
+  /** The URL version served, when the version is a path segment: another `/v<N>` answers 406. */
+  version?: number;
+}
+
 export function routesFor<Handlers>(
   routes: readonly OperationRoute<Handlers>[],
   context: OperationContext<Handlers>,
-  basePath: string,
+  options: RoutingOptions,
 ): Middleware<ServiceState> {
   const root = newNode();
   for (const route of routes)
     add(root, route.path, route.method.toUpperCase(), operation(route, context));
+  const unmatched = unmatchedBy(options);
   return async (ctx) => {
-    const path = ctx.path.startsWith(basePath) ? ctx.path.slice(basePath.length) : undefined;
-    const found = path === undefined ? undefined : find(root, path);
-    if (!found) throw errors.notFound(`There is no resource at ${ctx.path}.`);
-    const handle =
+    const path = within(ctx.path, options.basePath);
+    const found = path === undefined ? undefined : find(root, segmentsOf(path), 0, []);
+    if (!found) throw unmatched(ctx.path);
+    const method =
       found.node.methods.get(ctx.method) ??
       (ctx.method === 'HEAD' ? found.node.methods.get('GET') : undefined);
-    if (!handle) throw errors.methodNotAllowed(allowed(found.node));
-    await handle(ctx, found.params);
+    if (!method) throw errors.methodNotAllowed(allowed(found.node));
+    const params: Record<string, string> = {};
+    method.params.forEach((name, index) => (params[name] = found.values[index]!));
+    await method.handle(ctx, params);
+  };
+}
+
+/** The path below the base path, on a segment boundary (`/api/v1authors` is not under `/api/v1`). */
+function within(path: string, basePath: string): string | undefined {
+  if (basePath === '' || path === basePath) return path.slice(basePath.length);
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
+}
+
+/** 404; or 406 for the path of another version (`/api/v2/…` where `/api/v1` is served). */
+function unmatchedBy({ basePath, version }: RoutingOptions): (path: string) => Error {
+  const escaped = basePath.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+  const otherVersion =
+    version === undefined
+      ? undefined
+      : new RegExp(`^${escaped.replace(`/v${version}`, '/v(\\d+)')}(/|$)`);
+  return (path) => {
+    const requested = otherVersion?.exec(path)?.[1];
+    if (requested !== undefined && requested !== String(version)) {
+      return errors.notAcceptable(
+        `Version ${requested} is not served; this service answers version ${version}.`,
+      );
+    }
+    return errors.notFound(`There is no resource at ${path}.`);
   };
 }
 
 /** Route paths use `:name` for parameters (`/authors/:author_id`). */
 function add(root: Node, path: string, method: string, handle: OperationHandler): void {
   let node = root;
+  const params: string[] = [];
   for (const segment of segmentsOf(path)) {
     if (segment.startsWith(':')) {
-      node.param ??= { name: segment.slice(1), node: newNode() };
-      node = node.param.node;
+      params.push(segment.slice(1));
+      node = node.param ??= newNode();
     } else {
       let next = node.literals.get(segment);
       if (!next) node.literals.set(segment, (next = newNode()));
       node = next;
     }
   }
-  node.methods.set(method, handle);
+  node.methods.set(method, { handle, params });
 }
 
-/** Literal segments win over parameters, as OpenAPI asks (§4.8.8.2: concrete paths match first). */
+/**
+ * Literal segments are tried before a parameter (OpenAPI §4.8.8.2: concrete
+ * paths first), and a parameter still matches where the literal leads nowhere.
+ */
 function find(
   node: Node,
-  path: string,
-): { node: Node; params: Record<string, string> } | undefined {
-  const params: Record<string, string> = {};
-  for (const segment of segmentsOf(path)) {
-    const literal = node.literals.get(segment);
-    if (literal) node = literal;
-    else if (node.param && segment !== '') {
-      params[node.param.name] = decode(segment);
-      node = node.param.node;
-    } else return undefined;
-  }
-  return node.methods.size > 0 ? { node, params } : undefined;
+  segments: string[],
+  index: number,
+  values: string[],
+): { node: Node; values: string[] } | undefined {
+  if (index === segments.length) return node.methods.size > 0 ? { node, values } : undefined;
+  const segment = segments[index]!;
+  const literal = node.literals.get(segment);
+  const viaLiteral = literal && find(literal, segments, index + 1, values);
+  if (viaLiteral) return viaLiteral;
+  return node.param && segment !== ''
+    ? find(node.param, segments, index + 1, [...values, decode(segment)])
+    : undefined;
 }
 
 function segmentsOf(path: string): string[] {

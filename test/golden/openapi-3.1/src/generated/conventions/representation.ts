@@ -21,7 +21,12 @@ export function typed<Kind extends string, Attributes extends object>(
 }
 
 /** Comma-separated names, each one known; unknown ones are a validation error of the parameter. */
-export function namesIn(value: unknown, known: readonly string[], parameter: string): string[] {
+export function namesIn(
+  value: unknown,
+  known: readonly string[],
+  parameter: string,
+  status?: number,
+): string[] {
   if (typeof value !== 'string' || value === '') return [];
   const names = [...new Set(value.split(','))];
   const unknown = names.filter((name) => !known.includes(name));
@@ -30,7 +35,10 @@ export function namesIn(value: unknown, known: readonly string[], parameter: str
       known.length > 0
         ? `names unknown ${unknown.join(', ')}; known: ${known.join(', ')}`
         : 'is not supported here';
-    throw errors.validation([{ field: `query.${parameter}`, message, code: 'INVALID_VALUE' }]);
+    throw errors.validation(
+      [{ field: `query.${parameter}`, message, code: 'INVALID_VALUE' }],
+      status,
+    );
   }
   return names;
 }

@@ -6,8 +6,6 @@ import type { Principal } from './auth.js';
 
 export interface ServiceState {
   requestId: string;
-  /** The authenticated caller; undefined when anonymous or when the credential was rejected. */
+  /** The authenticated caller; undefined when anonymous or when the credential was rejected (public operations still answer). */
   principal: Principal | undefined;
-  /** A credential was sent but `authenticate` rejected it. */
-  credentialRejected: boolean;
 }
