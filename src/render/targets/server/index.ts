@@ -62,7 +62,7 @@ export const serverTarget: Target = {
       ...CONVENTIONS.map((name) => generated(`conventions/${name}.ts`, `conventions/${name}.ts.hbs`, { errors })),
       generated('service.ts', 'service.ts.hbs', serviceSettings(model)),
       generated('app.ts', 'app.ts.hbs', view),
-      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes }),
+      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups }),
       generated('handlers.ts', 'handlers.ts.hbs', view),
       { path: 'src/generated/validators/parameters.ts', contents: validators.parameters, kind: 'generated', format: 'as-is' },
       { path: 'src/generated/validators/bodies.ts', contents: validators.bodies, kind: 'generated', format: 'as-is' },

@@ -32,7 +32,6 @@ export interface RouteView {
   body?: { contentTypes: string[]; required: boolean };
   paging?: { style: string; defaultLimit: number; maxLimit: number; filters: string[]; createdField?: string };
   shape: string;
-  fields: string[];
   includes: { name: string; operationId: string; itemParam?: string }[];
   updatedField?: string;
   cacheControl: string;
@@ -53,6 +52,8 @@ export interface GroupView {
   /** Its module of named types under `src/generated/resources/`. */
   typesModule: string;
   namespace: string;
+  /** The resource's field names: what `fields` may list. */
+  fields: string[];
   operations: RouteView[];
   collection?: CollectionView;
 }
@@ -144,6 +145,7 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     interfaceName: `${pascalCase(name)}Handlers`,
     typesModule: name,
     namespace: `${pascalCase(name)}Types`,
+    fields: resource?.fields.map((field) => field.name) ?? [],
     operations: [],
   };
 }
@@ -163,7 +165,6 @@ function routeView({ model, operation, resource, group, resources, validator }: 
   const isList = operation.kind === 'list' && hasData && operation.paging !== undefined;
   const kind = isList || operation.kind !== 'list' ? operation.kind : 'other';
   const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
-  const fields = resource?.fields.map((field) => field.name) ?? [];
   return {
     operationId: operation.operationId,
     name: operation.name,
@@ -192,7 +193,6 @@ function routeView({ model, operation, resource, group, resources, validator }: 
         }
       : {}),
     shape: operation.resourceShape,
-    fields,
     includes: hasData && resource ? relationsOf(resource, resources, model) : [],
     ...(resource?.updatedField ? { updatedField: resource.updatedField } : {}),
     cacheControl: operation.cacheControl,

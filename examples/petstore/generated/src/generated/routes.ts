@@ -9,6 +9,11 @@ import { SERVICE } from './service.js';
 import * as bodies from './validators/bodies.js';
 import * as parameters from './validators/parameters.js';
 
+/** What `fields` may name, per resource. */
+const FIELDS = {
+  pets: ['id', 'name', 'tag', 'status', 'created_at'],
+} as const;
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'listPets',
@@ -30,7 +35,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       createdField: 'created_at',
     },
     shape: 'flat',
-    fields: ['id', 'name', 'tag', 'status', 'created_at'],
+    fields: FIELDS.pets,
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -55,7 +60,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       validate: bodies.createPet,
     },
     shape: 'flat',
-    fields: ['id', 'name', 'tag', 'status', 'created_at'],
+    fields: FIELDS.pets,
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -74,7 +79,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     },
     parameters: parameters.getPet,
     shape: 'flat',
-    fields: ['id', 'name', 'tag', 'status', 'created_at'],
+    fields: FIELDS.pets,
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -93,7 +98,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     },
     parameters: parameters.deletePet,
     shape: 'flat',
-    fields: ['id', 'name', 'tag', 'status', 'created_at'],
+    fields: FIELDS.pets,
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>

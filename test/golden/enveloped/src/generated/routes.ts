@@ -9,6 +9,11 @@ import { SERVICE } from './service.js';
 import * as bodies from './validators/bodies.js';
 import * as parameters from './validators/parameters.js';
 
+/** What `fields` may name, per resource. */
+const FIELDS = {
+  notes: ['id', 'text'],
+} as const;
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'listNotes',
@@ -24,7 +29,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.listNotes,
     paging: { style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['text'] },
     shape: 'flat',
-    fields: ['id', 'text'],
+    fields: FIELDS.notes,
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -43,7 +48,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     },
     parameters: parameters.getNote,
     shape: 'flat',
-    fields: ['id', 'text'],
+    fields: FIELDS.notes,
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>

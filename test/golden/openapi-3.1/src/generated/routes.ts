@@ -9,6 +9,11 @@ import { SERVICE } from './service.js';
 import * as bodies from './validators/bodies.js';
 import * as parameters from './validators/parameters.js';
 
+/** What `fields` may name, per resource. */
+const FIELDS = {
+  notes: ['id', 'text', 'archived_at'],
+} as const;
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'getNote',
@@ -23,7 +28,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     },
     parameters: parameters.getNote,
     shape: 'flat',
-    fields: ['id', 'text', 'archived_at'],
+    fields: FIELDS.notes,
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>

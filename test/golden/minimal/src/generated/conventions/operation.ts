@@ -71,10 +71,11 @@ export interface OperationRoute<Handlers> {
   paging?: PagingRule;
   shape: ResourceShape;
   /** Names `fields` may list. */
-  fields: string[];
+  fields: readonly string[];
   includes: Relation[];
   updatedField?: string;
   cacheControl: string;
+  /** Calls the handler that implements it (the request was validated against this operation's schemas). */
   invoke(
     handlers: Handlers,
     request: OperationRequest<unknown, unknown, unknown>,
