@@ -1,0 +1,68 @@
+/**
+ * `src/client/`: a typed client with no runtime dependencies. `runtime.ts`
+ * is the same for every API (transport, retries, errors, paging, cache);
+ * `index.ts` binds one method per operation, typed by the named types of
+ * `src/generated/resources/`.
+ */
+import type { OperationModel } from '../../model/index.js';
+import { pascalCase } from '../../openapi/names.js';
+import type { Target } from '../target.js';
+import { operationTypeNames, typeModules } from './resource-types.js';
+import { commentText } from './server/view.js';
+
+interface ClientOperation {
+  name: string;
+  httpMethod: string;
+  path: string;
+  summary: string;
+  kind: 'ListOperation' | 'Operation';
+  factory: 'list' | 'operation';
+  params: string;
+  data: string;
+  paging?: string;
+}
+
+export const clientTarget: Target = {
+  name: 'client',
+  async render({ model, renderer }) {
+    const modules = typeModules(model).map((module) => ({ name: module.name, namespace: `${pascalCase(module.name)}Types`, operations: module.operations }));
+    const namespaceOf = new Map(modules.flatMap((module) => module.operations.map((operation) => [operation.operationId, module.namespace] as const)));
+    const view = {
+      title: commentText(model.title),
+      modules,
+      operations: model.operations.map((operation) => clientOperation(operation, namespaceOf.get(operation.operationId)!)),
+      apiKeyHeader: model.securitySchemes.find((scheme) => scheme.kind === 'apiKey' && scheme.header)?.header ?? 'X-API-Key',
+      // Where the version travels only in the Accept header, the client asks for the spec's.
+      ...(model.config.versioning.mechanism === 'header' ? { version: model.config.versioning.version } : {}),
+    };
+    return [
+      { path: 'src/client/runtime.ts', contents: renderer.render('client/runtime.ts.hbs', {}), kind: 'generated', format: 'typescript' },
+      { path: 'src/client/index.ts', contents: renderer.render('client/index.ts.hbs', view), kind: 'generated', format: 'typescript' },
+    ];
+  },
+};
+
+function clientOperation(operation: OperationModel, namespace: string): ClientOperation {
+  const types = operationTypeNames(operation);
+  const named = (name: string) => `${namespace}.${name}`;
+  const queryRequired = operation.parameters.query.some((parameter) => parameter.required);
+  const parts = [
+    ...(types.path ? [named(types.path)] : []),
+    ...(types.query ? [`{ query${queryRequired ? '' : '?'}: ${named(types.query)} }`] : []),
+    types.body ? `{ body${operation.requestBody?.required ? '' : '?'}: ${named(types.body)} }` : 'NoBody',
+    'CallOptions',
+  ];
+  const hasData = types.data !== undefined && operation.success.status !== 204;
+  const isList = operation.kind === 'list' && hasData && operation.paging !== undefined;
+  return {
+    name: operation.name,
+    httpMethod: operation.httpMethod,
+    path: operation.path,
+    summary: commentText(operation.summary ?? ''),
+    kind: isList ? 'ListOperation' : 'Operation',
+    factory: isList ? 'list' : 'operation',
+    params: parts.join(' & '),
+    data: !hasData ? 'void' : isList ? `${named(types.data!)}[number]` : named(types.data!),
+    ...(isList ? { paging: operation.paging!.style } : {}),
+  };
+}
