@@ -38,6 +38,8 @@ describe('routing', () => {
     // Both are routed and validated (a parameter bound under the other route's name would be a 422):
     // the team does not exist, so both are 404.
     for (const path of ['/teams/core/members', '/teams/core']) expect((await call('GET', path)).body.error.code).toBe('RESOURCE_NOT_FOUND');
+    // A DELETE whose spec answers the deleted resource: 404 for one that does not exist.
+    expect((await call('DELETE', '/teams/core')).body.error.code).toBe('RESOURCE_NOT_FOUND');
   });
 
   test('a parameter still matches where a literal segment beside it leads nowhere', async () => {

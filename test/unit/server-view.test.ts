@@ -145,3 +145,23 @@ describe('server view: handler groups and the default store', () => {
     expect(collections.authors).not.toHaveProperty('seed');
   });
 });
+
+describe('server view: a DELETE that answers the deleted resource', () => {
+  test('is typed as the resource (not a boolean) and the store takes the item out', () => {
+    const document: OpenApiDocument = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {
+        '/tags/{tag_id}': {
+          parameters: [idParam('tag_id', { type: 'string' })],
+          get: { operationId: 'getTag', responses: { '200': ok(ref('Tag')) } },
+          delete: { operationId: 'deleteTag', responses: { '200': ok(ref('Tag')) } },
+        },
+      },
+      components: { schemas: { Tag: { type: 'object', properties: { id: { type: 'string' } } } } },
+    };
+    const merged = applyConventions(document, fragments);
+    const routes = serverView(buildModel(merged.document, resolveConfig(merged.document)), merged.document).routes;
+    expect(routes[1]).toMatchObject({ kind: 'delete', hasData: true, returnType: 'TagsTypes.DeleteTagData | undefined', storeMethod: 'take' });
+  });
+});

@@ -198,7 +198,7 @@ function routeView({ model, operation, resource, group, resources, validator }: 
     cacheControl: operation.cacheControl,
     requestType: requestType(group, types, kind === 'list'),
     returnType: returnType(operation, group, types, kind, hasData),
-    ...(resource && STORE_METHODS[kind] && (hasData || kind === 'delete') ? { storeMethod: STORE_METHODS[kind] } : {}),
+    ...(resource && STORE_METHODS[kind] && (hasData || kind === 'delete') ? { storeMethod: kind === 'delete' && hasData ? 'take' : STORE_METHODS[kind] } : {}),
   };
 }
 
@@ -226,8 +226,7 @@ function requestType(group: GroupView, types: TypeNames, isList: boolean): strin
 }
 
 function returnType(operation: OperationModel, group: GroupView, types: TypeNames, kind: RouteView['kind'], hasData: boolean): string {
-  if (kind === 'delete') return 'boolean';
-  if (!hasData) return 'void';
+  if (!hasData) return kind === 'delete' ? 'boolean' : 'void';
   const data = `${group.namespace}.${types.data}`;
   if (kind === 'list') return `${operation.paging?.style === 'offset' ? 'OffsetPage' : 'CursorPage'}<${data}[number]> | undefined`;
   return `${data} | undefined`;

@@ -116,6 +116,14 @@ export class MemoryCollection<Item> {
     );
   }
 
+  /** Deletes the item and answers it (for a DELETE whose spec returns the deleted resource). */
+  take<Out = Item>(request: { path: object }): Out | undefined {
+    const stored = this.find(request.path as Path);
+    if (!stored) return undefined;
+    this.rows.delete(keyOf(stored.scope, stored.row.id));
+    return this.present<Out>(stored.row);
+  }
+
   remove(request: { path: object }): boolean {
     const stored = this.find(request.path as Path);
     return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));

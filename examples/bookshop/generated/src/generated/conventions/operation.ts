@@ -171,7 +171,7 @@ async function answer<Handlers>(
   ctx: Context,
   { route, context, request, result, fields, include }: Answer<Handlers>,
 ): Promise<void> {
-  if (route.kind === 'delete' || !route.hasData) {
+  if (!route.hasData) {
     if (result === false) throw errors.notFound();
     ctx.status = route.status;
     ctx.body = null;
