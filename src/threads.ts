@@ -20,3 +20,21 @@ export function startWorker(script: string): Worker {
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
   return new Worker(script, { execArgv });
 }
+
+/**
+ * Runs one job on a fresh worker: `input` is copied to it at once (the caller
+ * may change its own copy afterwards), and the worker answers one message.
+ */
+export function runOnWorker<Output>(script: string, input: unknown, job: string): Promise<Output> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(script);
+    worker.once('message', (output: Output) => {
+      void worker.terminate();
+      resolve(output);
+    });
+    worker.once('error', reject);
+    worker.once('messageerror', reject);
+    worker.once('exit', (code) => reject(new Error(`the ${job} worker stopped (exit code ${code}) without an answer`)));
+    worker.postMessage(input);
+  });
+}

@@ -7,7 +7,7 @@
 import { diagnostic, parsePointer, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { hoistInlinedFiles } from './hoist.js';
-import { compiledWorker, startWorker } from '../threads.js';
+import { compiledWorker, runOnWorker } from '../threads.js';
 import { SourceSet } from './sources.js';
 import { findBrokenRefs, validateOpenApi } from './validate.js';
 
@@ -40,17 +40,7 @@ export async function loadSpec(file: string): Promise<LoadedSpec> {
 function validateBeside(bundled: OpenApiDocument): Promise<Diagnostic[]> {
   const script = compiledWorker(new URL('./validate-worker.js', import.meta.url));
   if (!script) return validateOpenApi(structuredClone(bundled)); // a copy now: hoisting follows
-  return new Promise((resolve, reject) => {
-    const worker = startWorker(script);
-    worker.once('message', (problems: Diagnostic[]) => {
-      void worker.terminate();
-      resolve(problems);
-    });
-    worker.once('error', reject);
-    worker.once('messageerror', reject);
-    worker.once('exit', (code) => reject(new Error(`the validation worker stopped (exit code ${code}) without an answer`)));
-    worker.postMessage(bundled); // copied here, synchronously, before hoisting
-  });
+  return runOnWorker<Diagnostic[]>(script, bundled, 'validation'); // copied at once, before hoisting
 }
 
 /** Throws the problems, each placed in its source file. */

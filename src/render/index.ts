@@ -40,7 +40,8 @@ export async function render(options: RenderOptions): Promise<OutputFile[]> {
   try {
     for (const target of options.targets) {
       for (const file of await target.render(input)) {
-        const finished = finish(file.kind === 'generated' ? withBanner(file, options.specName) : file);
+        // A file may still be in the making (on a worker): it is finished once it arrives.
+        const finished = Promise.resolve(file).then((ready) => finish(ready.kind === 'generated' ? withBanner(ready, options.specName) : ready));
         finished.catch(() => {}); // observed below; a failure must not go unhandled while later targets render
         finishing.push(finished);
       }

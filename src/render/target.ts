@@ -49,5 +49,6 @@ export interface RenderInput {
 
 export interface Target {
   name: string;
-  render(input: RenderInput): Promise<RenderedFile[]>;
+  /** Its files; a file still being made elsewhere (a worker) may come as a promise. */
+  render(input: RenderInput): Promise<(RenderedFile | Promise<RenderedFile>)[]>;
 }

@@ -12,7 +12,7 @@ import type { ApiModel } from '../../../model/index.js';
 import { kebabCase } from '../../../openapi/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
 import type { OutputFile, Target } from '../../target.js';
-import { compileValidators } from './validators.js';
+import { compileValidatorsBeside, validatorInputs } from './validators.js';
 import { commentText, serverView, type ServerView } from './view.js';
 
 /** The modules of `src/generated/conventions/`, one template each. */
@@ -43,8 +43,15 @@ export const serverTarget: Target = {
   name: 'server',
   async render({ document, model, renderer }) {
     const view = serverView(model, document);
-    const operations = model.operations.map((operation, index) => ({ operation, route: view.routes[index]! }));
-    const validators = compileValidators(document, operations);
+    // Started first: it compiles on a worker while this target and the next ones render.
+    const validators = compileValidatorsBeside(validatorInputs(document, model.operations, view.routes.map((route) => route.validator)));
+    validators.catch(() => {}); // observed through the two files below, even if this target fails first
+    const validatorFile = async (name: 'parameters' | 'bodies'): Promise<OutputFile> => ({
+      path: `src/generated/validators/${name}.ts`,
+      contents: (await validators)[name],
+      kind: 'generated',
+      format: 'as-is',
+    });
     const generated = (path: string, template: string, data: object): OutputFile => ({
       path: `src/generated/${path}`,
       contents: renderer.render(`server/generated/${template}`, data),
@@ -64,8 +71,8 @@ export const serverTarget: Target = {
       generated('app.ts', 'app.ts.hbs', view),
       generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups }),
       generated('handlers.ts', 'handlers.ts.hbs', view),
-      { path: 'src/generated/validators/parameters.ts', contents: validators.parameters, kind: 'generated', format: 'as-is' },
-      { path: 'src/generated/validators/bodies.ts', contents: validators.bodies, kind: 'generated', format: 'as-is' },
+      validatorFile('parameters'),
+      validatorFile('bodies'),
       ...handlerScaffolds(view, scaffold),
       scaffold('src/store/memory.ts', 'store/memory.ts.hbs', {}),
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),

@@ -11,7 +11,7 @@ import addFormats from 'ajv-formats';
 import type { OperationModel, ParameterModel } from '../../../model/index.js';
 import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
-import type { RouteView } from './view.js';
+import { compiledWorker, runOnWorker } from '../../../threads.js';
 
 /** The registry every validator's `$ref`s point into: the merged spec's schemas, in request form. */
 const REGISTRY = 'specforge:spec';
@@ -21,29 +21,49 @@ export interface ValidatorSources {
   bodies: string;
 }
 
-interface Compiled {
-  operation: OperationModel;
-  route: RouteView;
+/** What ajv compiles: plain data, so it can be handed to a worker thread. */
+export interface ValidatorInputs {
+  dialect: 'draft-07' | '2020-12';
+  registry: object;
+  /** Export name → schema, for each operation. */
+  parameters: [string, object][];
+  bodies: [string, object][];
 }
 
-export function compileValidators(document: OpenApiDocument, operations: Compiled[]): ValidatorSources {
-  const registry = registrySchema(document);
-  const dialect = document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12';
-  const parameters = newAjv({ coerce: true, dialect }, registry);
-  const bodies = newAjv({ coerce: false, dialect }, registry);
-  const parameterExports: Record<string, string> = {};
-  const bodyExports: Record<string, string> = {};
-  for (const { operation, route } of operations) {
-    const id = `specforge:operation/${route.validator}`;
-    parameters.addSchema({ $id: id, ...parametersSchema(operation) });
-    parameterExports[route.validator] = id;
-    const body = route.body && bodySchema(document, operation);
-    if (body !== undefined) {
-      bodies.addSchema({ $id: id, ...(body as object) });
-      bodyExports[route.validator] = id;
+/** The schemas to compile, from the merged spec; `names` are the export names, one per operation. */
+export function validatorInputs(document: OpenApiDocument, operations: readonly OperationModel[], names: readonly string[]): ValidatorInputs {
+  const parameters: [string, object][] = [];
+  const bodies: [string, object][] = [];
+  operations.forEach((operation, index) => {
+    const name = names[index]!;
+    parameters.push([name, parametersSchema(operation)]);
+    const body = operation.requestBody?.jsonContentType ? bodySchema(document, operation) : undefined;
+    if (body !== undefined) bodies.push([name, body as object]);
+  });
+  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies };
+}
+
+/** Past this many operations, compiling (seconds on a large API) goes to a worker while the other targets render. */
+const ON_A_WORKER = 200;
+
+export function compileValidatorsBeside(inputs: ValidatorInputs): Promise<ValidatorSources> {
+  const script = inputs.parameters.length > ON_A_WORKER ? compiledWorker(new URL('./validators-worker.js', import.meta.url)) : undefined;
+  return script ? runOnWorker<ValidatorSources>(script, inputs, 'validator compilation') : Promise.resolve(compileValidators(inputs));
+}
+
+/** ajv's standalone code for every validator. */
+export function compileValidators({ dialect, registry, parameters, bodies }: ValidatorInputs): ValidatorSources {
+  const compile = (schemas: [string, object][], coerce: boolean) => {
+    const ajv = newAjv({ coerce, dialect }, registry);
+    const exports: Record<string, string> = {};
+    for (const [name, schema] of schemas) {
+      const id = `specforge:operation/${name}`;
+      ajv.addSchema({ $id: id, ...schema });
+      exports[name] = id;
     }
-  }
-  return { parameters: moduleOf(standalone.default(parameters, parameterExports)), bodies: moduleOf(standalone.default(bodies, bodyExports)) };
+    return moduleOf(standalone.default(ajv, exports));
+  };
+  return { parameters: compile(parameters, true), bodies: compile(bodies, false) };
 }
 
 /**

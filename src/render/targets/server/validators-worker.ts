@@ -1,0 +1,7 @@
+/** Compiles the request validators on their own thread (see compileValidatorsBeside). */
+import { parentPort } from 'node:worker_threads';
+import { compileValidators, type ValidatorInputs } from './validators.js';
+
+parentPort!.once('message', (inputs: ValidatorInputs) => {
+  parentPort!.postMessage(compileValidators(inputs));
+});
