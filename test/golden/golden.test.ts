@@ -80,3 +80,16 @@ describe('golden TypeScript type-checks under strict', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('.gitattributes marks exactly the generated files', () => {
+  test.each(SCENARIOS)('%s', (_name, _spec, golden) => {
+    const manifest = JSON.parse(readFileSync(join(golden, '.specforge/manifest.json'), 'utf8')) as { files: Record<string, { kind: string }> };
+    const patterns = readFileSync(join(golden, '.gitattributes'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map((line) => line.split(/\s+/)[0]!);
+    // The patterns used are a path or `<dir>/**`.
+    const covered = (path: string) => patterns.some((pattern) => (pattern.endsWith('/**') ? path.startsWith(pattern.slice(0, -2)) : path === pattern));
+    for (const [path, { kind }] of Object.entries(manifest.files)) expect([path, covered(path)]).toEqual([path, kind === 'generated']);
+  });
+});
