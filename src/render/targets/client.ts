@@ -5,9 +5,8 @@
  * `src/generated/resources/`.
  */
 import type { OperationModel } from '../../model/index.js';
-import { pascalCase } from '../../openapi/names.js';
 import type { Target } from '../target.js';
-import { operationTypeNames, typeModules } from './resource-types.js';
+import { answerOf, operationTypeNames, typeModules, typesNamespace } from './resource-types.js';
 import { commentText } from './server/view.js';
 
 interface ClientOperation {
@@ -25,7 +24,7 @@ interface ClientOperation {
 export const clientTarget: Target = {
   name: 'client',
   async render({ model, renderer }) {
-    const modules = typeModules(model).map((module) => ({ name: module.name, namespace: `${pascalCase(module.name)}Types`, operations: module.operations }));
+    const modules = typeModules(model).map((module) => ({ name: module.name, namespace: typesNamespace(module.name), operations: module.operations }));
     const namespaceOf = new Map(modules.flatMap((module) => module.operations.map((operation) => [operation.operationId, module.namespace] as const)));
     const view = {
       title: commentText(model.title),
@@ -52,8 +51,7 @@ function clientOperation(operation: OperationModel, namespace: string): ClientOp
     types.body ? `{ body${operation.requestBody?.required ? '' : '?'}: ${named(types.body)} }` : 'NoBody',
     'CallOptions',
   ];
-  const hasData = types.data !== undefined && operation.success.status !== 204;
-  const isList = operation.kind === 'list' && hasData && operation.paging !== undefined;
+  const { hasData, isList } = answerOf(operation);
   return {
     name: operation.name,
     httpMethod: operation.httpMethod,

@@ -5,6 +5,7 @@
  * clients import. A resource that leaves the spec takes its file with it.
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
+import { pascalCase } from '../../openapi/names.js';
 import type { Target } from '../target.js';
 
 interface Alias {
@@ -14,6 +15,9 @@ interface Alias {
 
 /** Operations that act on no resource (`GET /`) have their aliases in `root.ts`. */
 export const ROOT_MODULE = 'root';
+
+/** The name a generated file imports a types module under: `import type * as BooksTypes from …/books.js`. */
+export const typesNamespace = (module: string) => `${pascalCase(module)}Types`;
 
 /** One module per resource, and `root` for the operations of none. */
 export function typeModules(model: ApiModel): { name: string; resource?: ResourceModel; operations: OperationModel[] }[] {
@@ -67,6 +71,15 @@ export function operationTypeNames(operation: OperationModel): { path?: string; 
     ...(operation.requestBody?.jsonContentType ? { body: `${name}Body` } : {}),
     ...(operation.success.contentType ? { response: `${name}Response`, data: `${name}Data` } : {}),
   };
+}
+
+/**
+ * What an operation answers, as the server and the client both read it: a
+ * `data` envelope or an empty body, and whether it is a paged list.
+ */
+export function answerOf(operation: OperationModel): { hasData: boolean; isList: boolean } {
+  const hasData = operationTypeNames(operation).data !== undefined && operation.success.status !== 204;
+  return { hasData, isList: operation.kind === 'list' && hasData && operation.paging !== undefined };
 }
 
 function aliasesOf(operation: OperationModel): Alias[] {

@@ -6,7 +6,7 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../../model/ind
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import { itemSchemaOf } from '../../../openapi/classify.js';
 import { bindingName, pascalCase, singular } from '../../../openapi/names.js';
-import { itemTypeName, operationTypeNames, ROOT_MODULE } from '../resource-types.js';
+import { answerOf, itemTypeName, operationTypeNames, ROOT_MODULE, typesNamespace } from '../resource-types.js';
 
 /** Operations that act on no resource (`GET /`) are grouped under the name of their types module. */
 const ROOT_GROUP = ROOT_MODULE;
@@ -144,7 +144,7 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     label: commentText(resource ? `${name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
     interfaceName: `${pascalCase(name)}Handlers`,
     typesModule: name,
-    namespace: `${pascalCase(name)}Types`,
+    namespace: typesNamespace(name),
     fields: resource?.fields.map((field) => field.name) ?? [],
     operations: [],
   };
@@ -161,8 +161,7 @@ interface RouteInput {
 
 function routeView({ model, operation, resource, group, resources, validator }: RouteInput): RouteView {
   const types = operationTypeNames(operation);
-  const hasData = types.data !== undefined && operation.success.status !== 204;
-  const isList = operation.kind === 'list' && hasData && operation.paging !== undefined;
+  const { hasData, isList } = answerOf(operation);
   const kind = isList || operation.kind !== 'list' ? operation.kind : 'other';
   const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
   return {
@@ -272,7 +271,7 @@ function collectionView({ resource, resources, stored, document, model }: Collec
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
   return {
     variable: bindingName(resource.name),
-    itemType: item ? `${pascalCase(resource.name)}Types.${item}` : 'Record<string, unknown>',
+    itemType: item ? `${typesNamespace(resource.name)}.${item}` : 'Record<string, unknown>',
     type: resource.type,
     shape: resource.shape,
     idParam: resource.idParams[0] ?? 'id',
