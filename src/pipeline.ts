@@ -21,6 +21,7 @@ import type { SourceSet } from './load/sources.js';
 import { buildModel, type ApiModel } from './model/index.js';
 import { render, type OutputFile, type Target } from './render/index.js';
 import { clientTarget } from './render/targets/client.js';
+import { conformanceTarget } from './render/targets/conformance/index.js';
 import { projectTarget } from './render/targets/project.js';
 import { resourceTypesTarget } from './render/targets/resource-types.js';
 import { serverTarget } from './render/targets/server/index.js';
@@ -38,7 +39,7 @@ import { findDrift, planWrite, type Action, type Finding } from './write/plan.js
  * to the format workers first, to keep them busy while the types render; the
  * merged spec (not formatted) is serialized while the types are formatted.
  */
-export const TARGETS: readonly Target[] = [resourceTypesTarget, projectTarget, clientTarget, serverTarget, typesTarget, specTarget];
+export const TARGETS: readonly Target[] = [resourceTypesTarget, projectTarget, clientTarget, serverTarget, conformanceTarget, typesTarget, specTarget];
 
 /** Told when each stage starts and ends, for progress output. */
 export interface Progress {

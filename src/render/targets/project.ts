@@ -6,7 +6,7 @@
 import type { Target } from '../target.js';
 
 /** Generated paths as .gitattributes patterns; kept in step with the targets' outputs. */
-const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', 'src/client/**', '.specforge/manifest.json', '.gitattributes'];
+const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', 'src/client/**', 'test/conformance/**', '.specforge/manifest.json', '.gitattributes'];
 
 export const projectTarget: Target = {
   name: 'project',

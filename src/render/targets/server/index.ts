@@ -37,7 +37,7 @@ const CONVENTIONS = [
 
 /** What the generated service installs: the versions specforge itself is tested with. */
 const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];
-const DEV_DEPENDENCIES = ['@types/koa', '@types/node', 'typescript'];
+const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', 'jest', 'ts-jest', 'typescript'];
 
 export const serverTarget: Target = {
   name: 'server',

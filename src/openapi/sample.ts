@@ -1,0 +1,223 @@
+/**
+ * Test data from schemas, for the conformance suite: a valid request body
+ * (the schema's examples and defaults first, then a value built from its
+ * type, format and bounds), and bodies that each break one rule of it.
+ * Deterministic: the same schema gives the same data on every run.
+ */
+import { deref, isObject, type OpenApiDocument, type SchemaObject } from './document.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A valid value for a request: read-only properties left out. */
+export function sampleOf(document: OpenApiDocument, schema: unknown, depth = 0): Json | undefined {
+  const resolved = resolve(document, schema);
+  if (!resolved || depth > 8) return undefined;
+  const given = exampleOf(resolved);
+  if (given !== undefined) return withoutReadOnly(document, resolved, given);
+  if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return resolved.enum[0] as Json;
+  // An object with its own properties reads its allOf parts itself (properties and required are inherited).
+  if (Array.isArray(resolved.allOf) && !isObject(resolved.properties)) return mergeObjects(resolved.allOf.map((part) => sampleOf(document, part, depth + 1)));
+  const alternative = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
+  if (Array.isArray(alternative) && alternative.length > 0) return sampleOf(document, alternative[0], depth + 1);
+  switch (typeOf(resolved)) {
+    case 'string':
+      return stringSample(resolved);
+    case 'integer':
+    case 'number':
+      return numberSample(resolved);
+    case 'boolean':
+      return true;
+    case 'array': {
+      const item = sampleOf(document, resolved.items, depth + 1);
+      return item === undefined ? [] : Array.from({ length: Math.max(1, Number(resolved.minItems ?? 1)) }, () => item);
+    }
+    case 'object':
+      return objectSample(document, resolved, depth);
+    default:
+      return undefined;
+  }
+}
+
+/** A body that breaks one rule, the field it names, and the per-field code the conventions give that failure. */
+export interface Violation {
+  rule: string;
+  field: string;
+  code: string;
+  body: Json;
+}
+
+/** One violation per rule the schema's top-level properties state, each on an otherwise valid body. */
+export function violationsOf(document: OpenApiDocument, schema: unknown): Violation[] {
+  const resolved = resolve(document, schema);
+  const valid = sampleOf(document, schema);
+  if (!resolved || !isPlainObject(valid)) return [];
+  const properties = propertiesOf(document, resolved);
+  const violations: Violation[] = [];
+  const broken = (rule: string, name: string, code: string, change: (body: { [key: string]: Json }) => void) => {
+    const body = structuredClone(valid);
+    change(body);
+    violations.push({ rule, field: `body.${name}`, code, body });
+  };
+  for (const name of requiredOf(document, resolved)) {
+    if (name in valid) broken(`missing required ${name}`, name, 'REQUIRED', (body) => delete body[name]);
+  }
+  for (const [name, property] of Object.entries(properties)) {
+    if (property.readOnly === true) continue;
+    const type = typeOf(property);
+    if (type === 'string') broken(`${name} of the wrong type`, name, 'INVALID_TYPE', (body) => (body[name] = 12345));
+    else if (type === 'integer' || type === 'number' || type === 'boolean' || type === 'array' || type === 'object') {
+      broken(`${name} of the wrong type`, name, 'INVALID_TYPE', (body) => (body[name] = 'not-a-value'));
+    }
+    if (Array.isArray(property.enum) && property.enum.every((value) => typeof value === 'string')) {
+      broken(`${name} outside its enum`, name, 'INVALID_VALUE', (body) => (body[name] = 'not-one-of-the-values'));
+    }
+    if (typeof property.format === 'string' && FORMAT_BREAKERS[property.format]) {
+      broken(`${name} not a ${property.format}`, name, 'INVALID_FORMAT', (body) => (body[name] = FORMAT_BREAKERS[property.format as string]!));
+    }
+    if (typeof property.pattern === 'string') broken(`${name} against its pattern`, name, 'INVALID_FORMAT', (body) => (body[name] = '~'));
+    if (typeof property.maximum === 'number') broken(`${name} above its maximum`, name, 'OUT_OF_RANGE', (body) => (body[name] = (property.maximum as number) + 1));
+    if (typeof property.minimum === 'number') broken(`${name} below its minimum`, name, 'OUT_OF_RANGE', (body) => (body[name] = (property.minimum as number) - 1));
+    // A string too long for a pattern or format breaks that too: only a plain string tests its length alone.
+    if (typeof property.maxLength === 'number' && type === 'string' && property.pattern === undefined && property.format === undefined) {
+      broken(`${name} longer than ${property.maxLength}`, name, 'OUT_OF_RANGE', (body) => (body[name] = 'x'.repeat((property.maxLength as number) + 1)));
+    }
+  }
+  if (resolved.additionalProperties === false) {
+    broken('an unknown property', 'unknown_property', 'UNKNOWN_FIELD', (body) => (body.unknown_property = 'x'));
+  }
+  return violations;
+}
+
+/**
+ * `count` distinct valid values of a body property, in ascending order, or
+ * none where its schema allows no such spread (a fixed value, a pattern):
+ * the suite sorts, filters and changes resources with them.
+ */
+export function valuesOf(document: OpenApiDocument, schema: unknown, name: string, count: number): Json[] | undefined {
+  const resolved = resolve(document, schema);
+  const property = resolved && propertiesOf(document, resolved)[name];
+  if (!property || property.readOnly === true) return undefined;
+  if (Array.isArray(property.enum)) {
+    const values = [...property.enum].filter((value) => typeof value === 'string' || typeof value === 'number').sort() as Json[];
+    return values.length >= count ? values.slice(0, count) : undefined;
+  }
+  const indices = Array.from({ length: count }, (_, index) => index);
+  switch (typeOf(property)) {
+    case 'string':
+      return stringValues(property, indices);
+    case 'integer':
+    case 'number': {
+      const low = numberSample(property);
+      const high = typeof property.maximum === 'number' ? property.maximum : Infinity;
+      return low + count - 1 <= high ? indices.map((index) => low + index) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function stringValues(schema: SchemaObject, indices: number[]): Json[] | undefined {
+  if (schema.pattern !== undefined || indices.length > 26) return undefined;
+  if (schema.format === 'date' || schema.format === 'date-time') {
+    return indices.map((index) => `2024-01-${String(index + 10)}${schema.format === 'date' ? '' : 'T03:04:05.000Z'}`);
+  }
+  if (schema.format !== undefined) return undefined;
+  const min = Number(schema.minLength ?? 0);
+  const max = Number(schema.maxLength ?? Infinity);
+  // The distinguishing letter comes first, so the values stay distinct (and ordered) however short they are cut.
+  const values = indices.map((index) => `${String.fromCharCode(97 + index)}-sample`.padEnd(min, 'x').slice(0, max));
+  return max >= 1 ? values : undefined;
+}
+
+/** Values that break each format (and no other rule of a plain string). */
+const FORMAT_BREAKERS: Record<string, string> = {
+  'date-time': 'not-a-date-time',
+  date: '2024-13-45',
+  uuid: 'not-a-uuid',
+  email: 'not-an-email',
+  uri: 'not a uri',
+};
+
+function resolve(document: OpenApiDocument, schema: unknown): SchemaObject | undefined {
+  const resolved = deref<SchemaObject>(document, schema as SchemaObject);
+  return isObject(resolved) ? resolved : undefined;
+}
+
+function exampleOf(schema: SchemaObject): Json | undefined {
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0] as Json;
+  for (const key of ['example', 'default', 'const'] as const) if (schema[key] !== undefined) return schema[key] as Json;
+  return undefined;
+}
+
+function typeOf(schema: SchemaObject): string | undefined {
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== undefined && type !== 'null');
+  if (types.length > 0) return types[0];
+  return isObject(schema.properties) ? 'object' : undefined;
+}
+
+const STRING_FORMATS: Record<string, string> = {
+  'date-time': '2024-01-02T03:04:05.000Z',
+  date: '2024-01-02',
+  uuid: '8f9a3c2e-4b1d-4e6f-9a7b-0c1d2e3f4a5b',
+  email: 'reader@example.com',
+  uri: 'https://example.com/resource',
+};
+
+function stringSample(schema: SchemaObject): string {
+  const base = (typeof schema.format === 'string' && STRING_FORMATS[schema.format]) || 'sample';
+  const min = Number(schema.minLength ?? 0);
+  const max = Number(schema.maxLength ?? Infinity);
+  return base.padEnd(min, 'x').slice(0, max);
+}
+
+function numberSample(schema: SchemaObject): number {
+  const low = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1;
+  const high = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : Infinity;
+  return Math.min(low, high);
+}
+
+function objectSample(document: OpenApiDocument, schema: SchemaObject, depth: number): Json {
+  const required = new Set(requiredOf(document, schema));
+  const sample: { [key: string]: Json } = {};
+  for (const [name, property] of Object.entries(propertiesOf(document, schema))) {
+    if (!required.has(name) || property.readOnly === true) continue;
+    const value = sampleOf(document, property, depth + 1);
+    if (value !== undefined) sample[name] = value;
+  }
+  return sample;
+}
+
+function propertiesOf(document: OpenApiDocument, schema: SchemaObject): Record<string, SchemaObject> {
+  const own = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
+    const resolved = resolve(document, property);
+    const readOnly = isObject(property) && property.readOnly === true;
+    return resolved ? [[name, readOnly ? { ...resolved, readOnly: true } : resolved] as const] : [];
+  });
+  const inherited = (schema.allOf ?? []).flatMap((part) => {
+    const resolved = resolve(document, part);
+    return resolved ? Object.entries(propertiesOf(document, resolved)) : [];
+  });
+  return Object.fromEntries([...inherited, ...own]);
+}
+
+function requiredOf(document: OpenApiDocument, schema: SchemaObject): string[] {
+  const inherited = (schema.allOf ?? []).flatMap((part) => {
+    const resolved = resolve(document, part);
+    return resolved ? requiredOf(document, resolved) : [];
+  });
+  return [...new Set([...inherited, ...(schema.required ?? [])])];
+}
+
+function withoutReadOnly(document: OpenApiDocument, schema: SchemaObject, value: Json): Json {
+  if (!isPlainObject(value)) return value;
+  const properties = propertiesOf(document, schema);
+  return Object.fromEntries(Object.entries(value).filter(([name]) => properties[name]?.readOnly !== true));
+}
+
+function mergeObjects(parts: (Json | undefined)[]): Json {
+  return Object.assign({}, ...parts.filter(isPlainObject));
+}
+
+function isPlainObject(value: unknown): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,378 @@
+/**
+ * The conformance suite's view model: what the suite knows of the API
+ * (`test/conformance/api.ts`) and, per resource, the named tests that apply
+ * to each operation, with the data each needs (bodies built from the
+ * schemas). The templates only print it.
+ */
+import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
+import { deref, HTTP_METHODS, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
+import { sampleOf, valuesOf, violationsOf } from '../../../openapi/sample.js';
+import { answerOf, ROOT_MODULE } from '../resource-types.js';
+
+/** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
+export interface TestView {
+  name: string;
+  check: string;
+  operationId: string;
+  argument?: string;
+}
+
+export interface OperationTestsView {
+  title: string;
+  tests: TestView[];
+}
+
+export interface TestFileView {
+  file: string;
+  label: string;
+  operations: OperationTestsView[];
+}
+
+export interface ResourcePlan {
+  shape: string;
+  idParam?: string;
+  parent?: string;
+  /** The path parameters that place an item under its parents, outermost first. */
+  parentParams: string[];
+  /** Its operations by kind. */
+  operations: Partial<Record<OperationModel['kind'], string>>;
+  /** A valid create body. */
+  sample?: unknown;
+  /** An id no item has (valid for the id's schema). */
+  unknownId: string | number;
+  createdField?: string;
+}
+
+export interface OperationPlan {
+  method: string;
+  path: string;
+  kind: OperationModel['kind'];
+  status: number;
+  resource?: string;
+  hasData: boolean;
+  security: { public: boolean; schemes: string[]; scopes: string[] };
+  body?: { contentType: string; sample: unknown };
+  paging?: { style: string; defaultLimit: number; maxLimit: number };
+  /** Query parameters it declares. */
+  query: string[];
+}
+
+export interface ConformanceView {
+  api: {
+    title: string;
+    basePath: string;
+    versioning: { url: boolean; header: boolean; version: number };
+    bodyLimit: number;
+    validationStatus: number;
+    rateLimit: { limit: number; windowSeconds: number };
+    apiKeyHeader: string;
+    scopes: string[];
+    resources: Record<string, ResourcePlan>;
+    operations: Record<string, OperationPlan>;
+  };
+  files: TestFileView[];
+}
+
+/** Ids that exist nowhere, one per kind of id schema. */
+const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
+const UNKNOWN_STRING = 'no-such-id'; // letters and dashes: it passes the usual id patterns
+
+export function conformanceView(model: ApiModel, document: OpenApiDocument): ConformanceView {
+  const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
+  const operations = Object.fromEntries(model.operations.map((operation) => [operation.operationId, operationPlan(model, document, operation, resources)]));
+  const plans = Object.fromEntries(model.resources.map((resource) => [resource.name, resourcePlan(model, document, resource, resources)]));
+  const { mechanism, version } = model.config.versioning;
+  return {
+    api: {
+      title: model.title,
+      basePath: model.basePath,
+      versioning: { url: mechanism === 'url' || mechanism === 'both', header: mechanism === 'header' || mechanism === 'both', version },
+      bodyLimit: model.config.bodyLimit,
+      validationStatus: model.config.validation.status,
+      rateLimit: model.config.rateLimit,
+      apiKeyHeader: model.securitySchemes.find((scheme) => scheme.kind === 'apiKey' && scheme.header)?.header ?? 'X-API-Key',
+      scopes: [...new Set(model.operations.flatMap((operation) => operation.security.alternatives.flat().flatMap((part) => part.scopes)))].sort(),
+      resources: plans,
+      operations,
+    },
+    files: testFiles(model, document, resources, plans),
+  };
+}
+
+function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: ResourceModel, resources: Map<string, ResourceModel>): ResourcePlan {
+  const own = model.operations.filter((operation) => operation.resource === resource.key);
+  const byKind = Object.fromEntries(own.filter((operation) => operation.kind !== 'other').map((operation) => [operation.kind, operation.operationId]));
+  const create = own.find((operation) => operation.kind === 'create');
+  const parent = resources.get(resource.parents.map((p) => p.collection).join('/'));
+  const sample = create && bodySchemaOf(document, create) !== undefined ? sampleOf(document, bodySchemaOf(document, create)) : undefined;
+  const idSchema = resource.idParams[0] ? idParameterSchema(document, own, resource.idParams[0]) : undefined;
+  return {
+    shape: resource.shape,
+    ...(resource.idParams[0] ? { idParam: resource.idParams[0] } : {}),
+    ...(parent ? { parent: parent.name } : {}),
+    parentParams: resource.parents.flatMap((p) => p.idParams),
+    operations: byKind,
+    ...(sample !== undefined ? { sample } : {}),
+    unknownId: unknownIdFor(idSchema),
+    ...(resource.createdField ? { createdField: resource.createdField } : {}),
+  };
+}
+
+function operationPlan(model: ApiModel, document: OpenApiDocument, operation: OperationModel, resources: Map<string, ResourceModel>): OperationPlan {
+  const { hasData, isList } = answerOf(operation);
+  const schema = bodySchemaOf(document, operation);
+  const sample = schema === undefined ? undefined : sampleOf(document, schema);
+  const kinds = new Map(model.securitySchemes.map((scheme) => [scheme.name, scheme.kind]));
+  // Credentials the suite can send alone: an alternative of one Bearer or API key scheme.
+  const schemes = operation.security.alternatives.filter((alternative) => alternative.length === 1).map(([part]) => kinds.get(part!.scheme) ?? 'other');
+  return {
+    method: operation.httpMethod,
+    path: operation.path,
+    kind: isList || operation.kind !== 'list' ? operation.kind : 'other',
+    status: operation.success.status,
+    ...(resources.has(operation.resource) ? { resource: resources.get(operation.resource)!.name } : {}),
+    hasData,
+    security: { public: operation.security.public, schemes: [...new Set(schemes.filter((scheme) => scheme !== 'other'))], scopes: requiredScopes(operation) },
+    ...(sample !== undefined ? { body: { contentType: operation.requestBody!.jsonContentType!, sample } } : {}),
+    ...(isList ? { paging: { style: operation.paging!.style, defaultLimit: operation.paging!.defaultLimit, maxLimit: operation.paging!.maxLimit } } : {}),
+    query: operation.parameters.query.map((parameter) => parameter.name),
+  };
+}
+
+/** Scopes every alternative asks for: a credential with none of them is refused (403) whichever it tries. */
+function requiredScopes(operation: OperationModel): string[] {
+  const { alternatives, public: open } = operation.security;
+  if (open || alternatives.length === 0 || alternatives.some((alternative) => alternative.every((part) => part.scopes.length === 0))) return [];
+  return [...new Set(alternatives.flat().flatMap((part) => part.scopes))].sort();
+}
+
+function unknownIdFor(schema: SchemaObject | undefined): string | number {
+  if (schema?.type === 'integer' || schema?.type === 'number') return typeof schema.maximum === 'number' ? schema.maximum : 2147483647;
+  return schema?.format === 'uuid' ? UNKNOWN_UUID : UNKNOWN_STRING;
+}
+
+function idParameterSchema(document: OpenApiDocument, operations: OperationModel[], name: string): SchemaObject | undefined {
+  for (const operation of operations) {
+    const parameter = operation.parameters.path.find((candidate) => candidate.name === name);
+    const schema = parameter && deref<SchemaObject>(document, parameter.schema);
+    if (isObject(schema)) return schema;
+  }
+  return undefined;
+}
+
+export function bodySchemaOf(document: OpenApiDocument, operation: OperationModel): unknown {
+  if (!operation.requestBody?.jsonContentType) return undefined;
+  const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
+  const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
+  return body?.content[operation.requestBody.jsonContentType]?.schema;
+}
+
+function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<string, ResourceModel>, plans: Record<string, ResourcePlan>): TestFileView[] {
+  const files = new Map<string, TestFileView>();
+  const methodsTested = new Set<string>();
+  for (const operation of model.operations) {
+    const resource = resources.get(operation.resource);
+    const file = resource?.name ?? ROOT_MODULE;
+    const view = files.get(file) ?? { file, label: resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root', operations: [] };
+    files.set(file, view);
+    const tests = testsOf({ model, document, operation, resource, plan: resource && plans[resource.name] });
+    // One wrong method per path, with the path's first operation.
+    if (!methodsTested.has(operation.path)) {
+      methodsTested.add(operation.path);
+      const wrong = wrongMethodOf(document, operation.path);
+      if (wrong && operation.parameters.path.length === 0) tests.push(test(operation, `→ 405 METHOD_NOT_ALLOWED with Allow for ${wrong}`, 'methodNotAllowed', wrong));
+      else if (wrong && resource) tests.push(test(operation, `→ 405 METHOD_NOT_ALLOWED with Allow for ${wrong}`, 'methodNotAllowed', wrong));
+    }
+    view.operations.push({ title: `${operation.httpMethod} ${operation.path} (${operation.operationId})`, tests });
+  }
+  return [...files.values()];
+}
+
+/** A method the path does not declare, preferring ones that cannot be confused with a read. */
+function wrongMethodOf(document: OpenApiDocument, path: string): string | undefined {
+  const item = document.paths?.[path] ?? {};
+  return ['delete', 'post', 'put', 'patch', 'get'].find((method) => !(method in item) && HTTP_METHODS.includes(method as never))?.toUpperCase();
+}
+
+interface TestInput {
+  model: ApiModel;
+  document: OpenApiDocument;
+  operation: OperationModel;
+  resource: ResourceModel | undefined;
+  plan: ResourcePlan | undefined;
+}
+
+const test = (operation: OperationModel, outcome: string, check: string, argument?: unknown): TestView => ({
+  name: `${operation.httpMethod} ${operation.path} ${outcome}`,
+  check,
+  operationId: operation.operationId,
+  ...(argument !== undefined ? { argument: JSON.stringify(argument) } : {}),
+});
+
+function testsOf(input: TestInput): TestView[] {
+  const { operation } = input;
+  // Without a resource to place it, only what needs no path can be tried.
+  const addressable = operation.parameters.path.length === 0 || (input.plan !== undefined && operation.kind !== 'other');
+  return [...successTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input)];
+}
+
+function successTests({ operation, plan }: TestInput): TestView[] {
+  const status = operation.success.status;
+  if (!plan) return [];
+  switch (operation.kind) {
+    case 'list':
+      return answerOf(operation).isList ? [test(operation, `→ ${status} with the list envelope, data valid against the schema`, 'lists')] : [];
+    case 'read':
+      return [test(operation, `→ ${status} with the success envelope, data valid against the schema`, 'reads')];
+    case 'create':
+      return plan.sample === undefined ? [] : [test(operation, `→ ${status} with the created resource, then GET returns it`, 'creates')];
+    case 'delete':
+      return [test(operation, `→ ${status}${status === 204 ? ' with an empty body' : ''}, then GET → 404`, 'deletes')];
+    default:
+      return [];
+  }
+}
+
+function authTests({ operation }: TestInput): TestView[] {
+  if (operation.security.public) return [test(operation, '→ answers without a credential (public)', 'publicWithoutCredential')];
+  const tests = [
+    test(operation, '→ 401 UNAUTHORIZED without a credential', 'unauthorizedWithoutCredential'),
+    test(operation, '→ 401 UNAUTHORIZED with an invalid credential', 'unauthorizedWithInvalidCredential'),
+  ];
+  const scopes = requiredScopes(operation);
+  if (scopes.length > 0) tests.push(test(operation, `→ 403 FORBIDDEN with a credential lacking ${scopes.join(' or ')}`, 'forbiddenWithoutScope'));
+  return tests;
+}
+
+function notFoundTests({ operation, plan, resource }: TestInput): TestView[] {
+  if (!plan || !resource || operation.kind === 'other') return [];
+  const tests: TestView[] = [];
+  const onItem = resource.idParams.some((param) => operation.parameters.path.some((candidate) => candidate.name === param));
+  if (onItem) tests.push(test(operation, '→ 404 RESOURCE_NOT_FOUND for an unknown id', 'notFoundForUnknownId'));
+  if (plan.parent && plan.parentParams.length > 0) tests.push(test(operation, `→ 404 RESOURCE_NOT_FOUND under a missing ${plan.parent} item`, 'notFoundUnderMissingParent'));
+  return tests;
+}
+
+/** A body that changes one field of the operation's sample to another valid value. */
+function changeOf(document: OpenApiDocument, operation: OperationModel): Record<string, unknown> | undefined {
+  const schema = bodySchemaOf(document, operation);
+  const sample = schema === undefined ? undefined : sampleOf(document, schema);
+  if (!isObject(sample)) return undefined;
+  for (const [name, current] of Object.entries(sample)) {
+    const other = valuesOf(document, schema, name, 2)?.find((value) => value !== current);
+    if (other !== undefined) return { [name]: other };
+  }
+  return undefined;
+}
+
+function bodyTests({ operation, document, plan }: TestInput): TestView[] {
+  const schema = bodySchemaOf(document, operation);
+  if (schema === undefined || !plan || operation.kind === 'other') return [];
+  const tests: TestView[] = [];
+  const change = changeOf(document, operation);
+  const changed = change && Object.keys(change)[0];
+  if (operation.kind === 'replace' && change) tests.push(test(operation, `→ ${operation.success.status}, replaces the resource (GET shows the new ${changed})`, 'replaces', change));
+  if (operation.kind === 'update' && change) tests.push(test(operation, `→ ${operation.success.status}, changes ${changed} and nothing else`, 'updatesOnlyWhatItNames', change));
+  for (const violation of violationsOf(document, schema)) {
+    // A partial update may leave any field out.
+    if (operation.kind === 'update' && violation.code === 'REQUIRED') continue;
+    tests.push(test(operation, `→ 422 VALIDATION_ERROR (${violation.field} ${violation.code}) for ${violation.rule}`, 'rejectsInvalidBody', violation));
+  }
+  tests.push(
+    test(operation, '→ 400 for a body that is not JSON', 'rejectsMalformedJson'),
+    test(operation, '→ 413 PAYLOAD_TOO_LARGE for a body above the limit', 'rejectsOversizedBody'),
+    test(operation, '→ 415 UNSUPPORTED_MEDIA_TYPE for a text/plain body', 'rejectsWrongContentType'),
+  );
+  return tests;
+}
+
+function listTests({ operation, document, plan, resource, model }: TestInput): TestView[] {
+  if (!plan || !resource || !answerOf(operation).isList) return [];
+  const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
+  const create = model.operations.find((candidate) => candidate.resource === resource.key && candidate.kind === 'create');
+  const createSchema = create && bodySchemaOf(document, create);
+  const paging = operation.paging!;
+  const tests = [test(operation, `→ 422 VALIDATION_ERROR for limit above the maximum (${paging.maxLimit})`, 'rejectsLimitAboveMaximum')];
+  if (paging.style === 'cursor') {
+    tests.push(
+      test(operation, '→ a cursor walk sees every item exactly once and ends with has_more false', 'walksCursorPages'),
+      test(operation, '→ 400 for a tampered cursor', 'rejectsTamperedCursor'),
+    );
+  } else {
+    tests.push(test(operation, '→ offset pages add up: every item once, total_pages = ceil(total / limit)', 'walksOffsetPages'));
+  }
+  if (query.has('sort')) {
+    for (const field of resource.fields.filter((candidate) => candidate.sortable)) {
+      const values = createSchema === undefined ? undefined : valuesOf(document, createSchema, field.name, 3);
+      if (values || field.name === resource.createdField) tests.push(test(operation, `→ sorts by ${field.name} ascending and descending`, 'sorts', { field: field.name, values: values ?? null }));
+    }
+  }
+  if (query.has('fields')) tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
+  for (const field of resource.fields.filter((candidate) => candidate.filterable && query.has(candidate.name))) {
+    const values = createSchema === undefined ? undefined : valuesOf(document, createSchema, field.name, 2);
+    if (values) tests.push(test(operation, `→ filters on ${field.name}`, 'filters', { field: field.name, values }));
+  }
+  if (query.has('created_after') && resource.createdField) tests.push(test(operation, '→ created_after and created_before bound the creation date', 'filtersByCreationDate'));
+  const searchable = createSchema === undefined ? undefined : resource.fields.find((field) => field.type === 'string' && valuesOf(document, createSchema, field.name, 1));
+  if (query.has('search') && searchable) tests.push(test(operation, `→ search finds an item by its ${searchable.name}`, 'searches', { field: searchable.name }));
+  return tests;
+}
+
+/** A field to ask for alone: the first that is not the id. */
+function sparseField(resource: ResourceModel): string {
+  return resource.fields.find((field) => field.name !== 'id')?.name ?? 'id';
+}
+
+function cachingTests({ operation, plan, resource, model, document }: TestInput): TestView[] {
+  if (!plan || !resource || (operation.kind !== 'read' && !answerOf(operation).isList)) return [];
+  const tests = [test(operation, '→ ETag, and 304 with no body for If-None-Match', 'revalidates')];
+  if (operation.kind !== 'read') return tests;
+  const write = model.operations.find((candidate) => candidate.resource === resource.key && (candidate.kind === 'update' || candidate.kind === 'replace'));
+  const change = write && plan.sample !== undefined ? changeOf(document, write) : undefined;
+  if (write && change) tests.push(test(operation, '→ a changed resource no longer matches its old ETag', 'changesETag', { operationId: write.operationId, body: change }));
+  if (operation.parameters.query.some((parameter) => parameter.name === 'fields')) {
+    tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
+  }
+  return tests;
+}
+
+export interface ApiTestsView {
+  /** The operation the API-wide checks are tried on. */
+  probe: string;
+  probeTitle: string;
+  tests: { name: string; check: string }[];
+  rateLimit: { name: string; probe: string };
+}
+
+/**
+ * The API-wide checks, tried on a list (or read) that needs no path
+ * parameter; none where the API has no such operation.
+ */
+export function apiTests(model: ApiModel): ApiTestsView | undefined {
+  const reads = model.operations.filter((operation) => operation.method === 'get' && operation.parameters.path.length === 0 && answerOf(operation).hasData);
+  const probe = reads.find((operation) => answerOf(operation).isList) ?? reads[0];
+  if (!probe) return undefined;
+  const { mechanism, version } = model.config.versioning;
+  const takesApiKey = model.securitySchemes.some((scheme) => scheme.kind === 'apiKey');
+  const tests = [
+    { name: "X-Request-Id: the caller's id comes back", check: 'echoesRequestId' },
+    { name: 'X-Request-Id: every response gets an id of its own', check: 'newRequestIds' },
+    { name: 'an unknown path → 404 in the error envelope', check: 'unknownPath' },
+    { name: 'X-RateLimit-Limit, -Remaining and -Reset on successes and errors, Remaining going down', check: 'rateLimitHeaders' },
+    { name: `version ${version} answers`, check: 'currentVersion' },
+    ...(mechanism === 'url' || mechanism === 'both' ? [{ name: `/v${version + 1} → 404 or 406 in the error envelope`, check: 'unknownUrlVersion' }] : []),
+    ...(mechanism === 'header' || mechanism === 'both' ? [{ name: `Accept: application/vnd.api+json;version=${version + 98} → 406 NOT_ACCEPTABLE`, check: 'unknownHeaderVersion' }] : []),
+    ...(takesApiKey
+      ? [
+          { name: 'an API key in its header is accepted', check: 'acceptsApiKey' },
+          { name: 'an invalid API key → 401 UNAUTHORIZED', check: 'refusesInvalidApiKey' },
+        ]
+      : []),
+  ];
+  return {
+    probe: probe.operationId,
+    probeTitle: `${probe.httpMethod} ${probe.path}`,
+    tests,
+    rateLimit: { name: `${probe.httpMethod} ${probe.path}: X-RateLimit-Remaining counts down, then 429 RATE_LIMITED with Retry-After`, probe: probe.operationId },
+  };
+}

@@ -1,0 +1,72 @@
+import type { OpenApiDocument } from '../../src/openapi/document.js';
+import { sampleOf, violationsOf } from '../../src/openapi/sample.js';
+
+const document: OpenApiDocument = {
+  openapi: '3.1.0',
+  info: { title: 'T', version: '1' },
+  components: {
+    schemas: {
+      Genre: { type: 'string', enum: ['poetry', 'fiction'] },
+      Base: { type: 'object', properties: { id: { type: 'string', readOnly: true } } },
+      Book: {
+        allOf: [{ $ref: '#/components/schemas/Base' }],
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'title', 'genre', 'pages', 'published_on'],
+        properties: {
+          title: { type: 'string', minLength: 12, maxLength: 20 },
+          genre: { $ref: '#/components/schemas/Genre' },
+          pages: { type: 'integer', minimum: 1, maximum: 10000 },
+          published_on: { type: 'string', format: 'date' },
+          isbn: { type: 'string', pattern: '^97[89][0-9]{10}$' },
+        },
+      },
+      Review: { type: 'object', required: ['rating'], properties: { rating: { type: 'integer' } }, examples: [{ id: 'r1', rating: 4 }] },
+    },
+  },
+};
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+describe('samples', () => {
+  test('built from types, formats, bounds and enums; required properties only; read-only ones left out', () => {
+    expect(sampleOf(document, ref('Book'))).toEqual({ title: 'samplexxxxxx', genre: 'poetry', pages: 1, published_on: '2024-01-02' });
+  });
+
+  test("a schema's own example wins, without read-only properties", () => {
+    const withId = { ...document, components: { schemas: { ...document.components!.schemas, Review: { ...(document.components!.schemas!.Review as object), properties: { id: { type: 'string', readOnly: true }, rating: { type: 'integer' } } } } } };
+    expect(sampleOf(withId as OpenApiDocument, ref('Review'))).toEqual({ rating: 4 });
+  });
+
+  test('deterministic', () => {
+    expect(JSON.stringify(sampleOf(document, ref('Book')))).toBe(JSON.stringify(sampleOf(document, ref('Book'))));
+  });
+});
+
+describe('violations', () => {
+  const violations = violationsOf(document, ref('Book'));
+  const rules = violations.map((violation) => [violation.rule, violation.field, violation.code]);
+
+  test('one per rule: missing required, wrong type, enum, format, pattern, bounds, unknown property', () => {
+    expect(rules).toEqual(expect.arrayContaining([
+      ['missing required title', 'body.title', 'REQUIRED'],
+      ['pages of the wrong type', 'body.pages', 'INVALID_TYPE'],
+      ['genre outside its enum', 'body.genre', 'INVALID_VALUE'],
+      ['published_on not a date', 'body.published_on', 'INVALID_FORMAT'],
+      ['isbn against its pattern', 'body.isbn', 'INVALID_FORMAT'],
+      ['pages above its maximum', 'body.pages', 'OUT_OF_RANGE'],
+      ['pages below its minimum', 'body.pages', 'OUT_OF_RANGE'],
+      ['title longer than 20', 'body.title', 'OUT_OF_RANGE'],
+      ['an unknown property', 'body.unknown_property', 'UNKNOWN_FIELD'],
+    ]));
+    expect(rules.map(([rule]) => rule)).not.toContain('missing required id'); // read-only: never asked of a request
+  });
+
+  test('each breaks only its own field of an otherwise valid body', () => {
+    const valid = sampleOf(document, ref('Book')) as Record<string, unknown>;
+    for (const violation of violations) {
+      const name = violation.field.replace(/^body\./, '');
+      const others = Object.keys(valid).filter((key) => key !== name);
+      for (const key of others) expect((violation.body as Record<string, unknown>)[key]).toEqual(valid[key]);
+    }
+  });
+});
