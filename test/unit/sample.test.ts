@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { sampleOf, violationsOf } from '../../src/openapi/sample.js';
+import { sampleOf, valuesOf, violationsOf } from '../../src/openapi/sample.js';
 
 const document: OpenApiDocument = {
   openapi: '3.1.0',
@@ -68,5 +68,20 @@ describe('violations', () => {
       const others = Object.keys(valid).filter((key) => key !== name);
       for (const key of others) expect((violation.body as Record<string, unknown>)[key]).toEqual(valid[key]);
     }
+  });
+});
+
+describe('distinct values', () => {
+  test('in ascending order, within the schema: plain strings, enums, numbers, dates', () => {
+    expect(valuesOf(document, ref('Book'), 'title', 3)).toEqual(['a-samplexxxx', 'b-samplexxxx', 'c-samplexxxx']);
+    expect(valuesOf(document, ref('Book'), 'genre', 2)).toEqual(['fiction', 'poetry']);
+    expect(valuesOf(document, ref('Book'), 'pages', 3)).toEqual([1, 2, 3]);
+    expect(valuesOf(document, ref('Book'), 'published_on', 2)).toEqual(['2024-01-10', '2024-01-11']);
+  });
+
+  test('none where the schema allows no spread: a pattern, too few enum values, a read-only field', () => {
+    expect(valuesOf(document, ref('Book'), 'isbn', 2)).toBeUndefined();
+    expect(valuesOf(document, ref('Book'), 'genre', 3)).toBeUndefined();
+    expect(valuesOf(document, ref('Book'), 'id', 2)).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  * schemas). The templates only print it.
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
-import { deref, HTTP_METHODS, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
+import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
 import { sampleOf, valuesOf, violationsOf } from '../../../openapi/sample.js';
 import { answerOf, ROOT_MODULE } from '../resource-types.js';
 
@@ -38,6 +38,8 @@ export interface ResourcePlan {
   operations: Partial<Record<OperationModel['kind'], string>>;
   /** A valid create body. */
   sample?: unknown;
+  /** Values for parent path parameters where the API describes no parent resource to create. */
+  scope?: Record<string, unknown>;
   /** An id no item has (valid for the id's schema). */
   unknownId: string | number;
   createdField?: string;
@@ -113,6 +115,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     parentParams: resource.parents.flatMap((p) => p.idParams),
     operations: byKind,
     ...(sample !== undefined ? { sample } : {}),
+    ...(!parent && resource.parents.length > 0 ? { scope: madeUpScope(document, own, resource.parents.flatMap((p) => p.idParams)) } : {}),
     unknownId: unknownIdFor(idSchema),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
   };
@@ -151,6 +154,11 @@ function unknownIdFor(schema: SchemaObject | undefined): string | number {
   return schema?.format === 'uuid' ? UNKNOWN_UUID : UNKNOWN_STRING;
 }
 
+/** Any valid value will do for a parent the API does not describe. */
+function madeUpScope(document: OpenApiDocument, operations: OperationModel[], params: string[]): Record<string, unknown> {
+  return Object.fromEntries(params.map((name) => [name, sampleOf(document, idParameterSchema(document, operations, name) ?? { type: 'string' }) ?? 'sample']));
+}
+
 function idParameterSchema(document: OpenApiDocument, operations: OperationModel[], name: string): SchemaObject | undefined {
   for (const operation of operations) {
     const parameter = operation.parameters.path.find((candidate) => candidate.name === name);
@@ -180,8 +188,8 @@ function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<st
     if (!methodsTested.has(operation.path)) {
       methodsTested.add(operation.path);
       const wrong = wrongMethodOf(document, operation.path);
-      if (wrong && operation.parameters.path.length === 0) tests.push(test(operation, `→ 405 METHOD_NOT_ALLOWED with Allow for ${wrong}`, 'methodNotAllowed', wrong));
-      else if (wrong && resource) tests.push(test(operation, `→ 405 METHOD_NOT_ALLOWED with Allow for ${wrong}`, 'methodNotAllowed', wrong));
+      // Its path parameters need a resource to fill them.
+      if (wrong && (operation.parameters.path.length === 0 || resource)) tests.push(test(operation, `→ 405 METHOD_NOT_ALLOWED with Allow for ${wrong}`, 'methodNotAllowed', wrong));
     }
     view.operations.push({ title: `${operation.httpMethod} ${operation.path} (${operation.operationId})`, tests });
   }
@@ -191,7 +199,7 @@ function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<st
 /** A method the path does not declare, preferring ones that cannot be confused with a read. */
 function wrongMethodOf(document: OpenApiDocument, path: string): string | undefined {
   const item = document.paths?.[path] ?? {};
-  return ['delete', 'post', 'put', 'patch', 'get'].find((method) => !(method in item) && HTTP_METHODS.includes(method as never))?.toUpperCase();
+  return ['delete', 'post', 'put', 'patch', 'get'].find((method) => !(method in item))?.toUpperCase();
 }
 
 interface TestInput {

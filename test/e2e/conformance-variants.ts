@@ -1,0 +1,384 @@
+/**
+ * Broken servers: each variant patches the generated bookshop service so that
+ * it breaks exactly one REST convention, and names (in `fails`) the test of
+ * the generated conformance suite that must catch it. The unpatched service
+ * passes the whole suite; every variant must fail at least one test whose
+ * full name (describe titles and test title, joined by spaces) matches `fails`.
+ */
+
+/** `file` is relative to the generated project's root; `find` occurs exactly once in it. */
+export interface Patch {
+  file: string;
+  find: string;
+  replace: string;
+}
+
+export interface Variant {
+  name: string;
+  /** The convention the patch breaks. */
+  breaks: string;
+  /** Applied in order, each to the file as the previous ones left it. */
+  patches: Patch[];
+  /** Matches the full name of at least one test that must fail. */
+  fails: RegExp;
+}
+
+const AUTH = 'src/generated/conventions/auth.ts';
+const BODY = 'src/generated/conventions/body.ts';
+const CACHING = 'src/generated/conventions/caching.ts';
+const ERRORS = 'src/generated/conventions/errors.ts';
+const OPERATION = 'src/generated/conventions/operation.ts';
+const PAGING = 'src/generated/conventions/paging.ts';
+const RATE_LIMIT = 'src/generated/conventions/rate-limit.ts';
+const REQUEST = 'src/generated/conventions/request.ts';
+const REQUEST_ID = 'src/generated/conventions/request-id.ts';
+const ROUTER = 'src/generated/conventions/router.ts';
+const VALIDATION = 'src/generated/conventions/validation.ts';
+const MEMORY = 'src/store/memory.ts';
+
+const patch = (file: string, find: string, replace: string): Patch => ({ file, find, replace });
+
+export const VARIANTS: Variant[] = [
+  // ── representation ────────────────────────────────────────────────────────
+  {
+    name: 'envelope-missing',
+    breaks: 'success envelope: the resource is answered bare, not under data (with meta)',
+    patches: [
+      patch(
+        OPERATION,
+        'ctx.body = envelope(serialized.data, serialized.pagination);',
+        'ctx.body = serialized.data;',
+      ),
+    ],
+    fails: /→ 200 with the (success|list) envelope/,
+  },
+  {
+    name: 'timestamp-missing',
+    breaks: 'success envelope: meta.timestamp is missing',
+    patches: [
+      patch(OPERATION, 'const meta = `{"timestamp":"${new Date().toISOString()}"}`;', "const meta = '{}';"),
+    ],
+    fails: /→ 200 with the (success|list) envelope/,
+  },
+  {
+    name: 'timestamp-not-utc',
+    breaks: 'success envelope: meta.timestamp is in a local time zone (+02:00), not UTC',
+    patches: [
+      patch(
+        OPERATION,
+        'new Date().toISOString()',
+        "new Date(Date.now() + 7_200_000).toISOString().replace('Z', '+02:00')",
+      ),
+    ],
+    fails: /→ 200 with the (success|list) envelope/,
+  },
+  {
+    name: 'fields-ignored',
+    breaks: 'sparse fieldsets: fields is accepted but every field is returned',
+    patches: [patch(OPERATION, 'sparse(item, fields, route.shape)', 'sparse(item, [], route.shape)')],
+    fails: /returns only the fields named in fields/,
+  },
+
+  // ── statuses of writes ────────────────────────────────────────────────────
+  {
+    name: 'create-answers-200',
+    breaks: 'POST that creates answers 201 Created (here 200)',
+    patches: [
+      patch(
+        OPERATION,
+        "ctx.type = 'application/json';",
+        "ctx.type = 'application/json';\n  if (route.kind === 'create') ctx.status = 200;",
+      ),
+    ],
+    fails: /POST \S+ → 201 with the created resource/,
+  },
+  {
+    name: 'delete-answers-200-with-body',
+    breaks: 'DELETE answers 204 with an empty body (here 200 with a JSON body)',
+    patches: [
+      patch(
+        OPERATION,
+        'if (result === false) throw errors.notFound();',
+        "if (result === false) throw errors.notFound();\n    if (ctx.method === 'DELETE') {\n      ctx.status = 200;\n      ctx.body = { deleted: true };\n      return;\n    }",
+      ),
+    ],
+    fails: /DELETE \S+ → 204 with an empty body/,
+  },
+  {
+    name: 'patch-replaces-whole-resource',
+    breaks: 'PATCH changes only the fields it names (here it replaces the resource, dropping the others)',
+    patches: [patch(MEMORY, '({ ...row, ...(request.body as object)', '({ ...(request.body as object)')],
+    fails: /PATCH \S+ → 200, changes \w+ and nothing else/,
+  },
+  {
+    name: 'parent-not-checked',
+    breaks: 'a nested collection under a missing parent is 404 (here an empty list, and creates succeed)',
+    patches: [patch(MEMORY, 'if (this.options.parent && !this.options.parent.find(path)) return undefined;', '')],
+    fails: /→ 404 RESOURCE_NOT_FOUND under a missing authors item/,
+  },
+
+  // ── errors ────────────────────────────────────────────────────────────────
+  {
+    name: 'not-found-code',
+    breaks: 'error catalog: 404 has code RESOURCE_NOT_FOUND (here NOT_FOUND)',
+    patches: [patch(ERRORS, "code: 'RESOURCE_NOT_FOUND'", "code: 'NOT_FOUND'")],
+    fails: /→ 404 RESOURCE_NOT_FOUND for an unknown id/,
+  },
+  {
+    name: 'malformed-json-500-with-stack',
+    breaks: 'malformed JSON is a 400, and no error shows a stack (here a 500 whose message is err.stack)',
+    patches: [
+      patch(BODY, "import { errors } from './errors.js';", "import { ApiError, ERROR_CODES, errors } from './errors.js';"),
+      patch(
+        BODY,
+        'errors.badRequest(`The request body is not valid JSON: ${(error as Error).message}`)',
+        'new ApiError(ERROR_CODES.internal, (error as Error).stack ?? String(error))',
+      ),
+    ],
+    fails: /→ 400 for a body that is not JSON/,
+  },
+  {
+    name: 'stack-in-error-message',
+    breaks: 'errors never show a stack trace or source path (here the 400 for malformed JSON carries err.stack)',
+    patches: [patch(BODY, '${(error as Error).message}', '${(error as Error).stack}')],
+    fails: /→ 400 for a body that is not JSON/,
+  },
+  {
+    name: 'error-request-id-differs',
+    breaks: 'error.request_id is the X-Request-Id of the response (here an id of its own)',
+    patches: [patch(ERRORS, 'request_id: requestId,', 'request_id: `err-${Date.now()}`,')],
+    fails: /an unknown path → 404 in the error envelope/,
+  },
+  {
+    name: 'unknown-path-plain-404',
+    breaks: 'an unknown path is a 404 in the error envelope (here a plain-text Not Found)',
+    patches: [
+      patch(
+        ROUTER,
+        'if (!found) throw unmatched(ctx.path);',
+        "if (!found) {\n      const error = unmatched(ctx.path);\n      if ((error as { status?: number }).status !== 404) throw error;\n      ctx.status = 404;\n      ctx.body = 'Not Found';\n      return;\n    }",
+      ),
+    ],
+    fails: /an unknown path → 404 in the error envelope/,
+  },
+  {
+    name: 'method-not-allowed-as-404',
+    breaks: 'a known path with another method is 405 METHOD_NOT_ALLOWED with Allow (here 404)',
+    patches: [
+      patch(
+        ROUTER,
+        'if (!method) throw errors.methodNotAllowed(allowed(found.node));',
+        'if (!method) throw errors.notFound(`There is no resource at ${ctx.path}.`);',
+      ),
+    ],
+    fails: /→ 405 METHOD_NOT_ALLOWED with Allow/,
+  },
+
+  // ── request bodies ────────────────────────────────────────────────────────
+  {
+    name: 'validation-details-missing',
+    breaks: 'a validation error lists one details[] entry per invalid field (here no details)',
+    patches: [patch(ERRORS, '...(this.details ? { details: this.details } : {}),', '')],
+    fails: /→ 422 VALIDATION_ERROR \(body\.\w+ [A-Z_]+\)/,
+  },
+  {
+    name: 'body-limit-not-enforced',
+    breaks: 'a body above the size limit is 413 PAYLOAD_TOO_LARGE (here read whole)',
+    patches: [patch(BODY, 'readText(ctx, rule.limit)', 'readText(ctx, Infinity)')],
+    fails: /→ 413 PAYLOAD_TOO_LARGE for a body above the limit/,
+  },
+  {
+    name: 'wrong-content-type-accepted',
+    breaks: 'a body of another media type is 415 UNSUPPORTED_MEDIA_TYPE (here text/* is parsed as JSON)',
+    patches: [patch(BODY, "ctx.request.is('json', '+json')", "ctx.request.is('json', '+json', 'text/*')")],
+    fails: /→ 415 UNSUPPORTED_MEDIA_TYPE for a text\/plain body/,
+  },
+
+  // ── auth ──────────────────────────────────────────────────────────────────
+  {
+    name: 'invalid-token-accepted',
+    breaks: 'an invalid credential is 401 UNAUTHORIZED (here any token is a caller without scopes)',
+    patches: [
+      patch('src/auth.ts', 'return found;', "return found ?? { id: 'guest', scheme: credential.scheme, scopes: [] };"),
+    ],
+    fails: /→ 401 UNAUTHORIZED with an invalid credential/,
+  },
+  {
+    name: 'scopes-not-enforced',
+    breaks: 'a credential lacking the required scope is 403 FORBIDDEN (here allowed)',
+    patches: [patch(AUTH, 'if (missing.length > 0)', 'if (missing.length < 0)')],
+    fails: /→ 403 FORBIDDEN with a credential lacking/,
+  },
+  {
+    name: 'public-operation-requires-auth',
+    breaks: 'an operation with empty security answers without a credential (here 401)',
+    patches: [patch(AUTH, 'if (requirement.public) return;', '')],
+    fails: /answers without a credential \(public\)/,
+  },
+  {
+    name: 'api-key-ignored',
+    breaks: 'the API key header of the spec authenticates (here it is never read)',
+    patches: [
+      patch(AUTH, "credentialOf(ctx.get('Authorization'), apiKey)", "credentialOf(ctx.get('Authorization'), '')"),
+    ],
+    fails: /an API key in its header is accepted/,
+  },
+
+  // ── lists ─────────────────────────────────────────────────────────────────
+  {
+    name: 'limit-maximum-not-enforced',
+    breaks: 'limit above the maximum is 422 with query.limit OUT_OF_RANGE (here accepted)',
+    patches: [
+      patch(
+        VALIDATION,
+        '(validate.errors ?? []).map(',
+        "(validate.errors ?? [])\n      .filter((problem) => !(problem.keyword === 'maximum' && problem.instancePath.endsWith('/query/limit')))\n      .map(",
+      ),
+    ],
+    fails: /→ 422 VALIDATION_ERROR for limit above the maximum/,
+  },
+  {
+    name: 'cursor-does-not-advance',
+    breaks: 'the next cursor continues the list (here every cursor answers the first page again)',
+    patches: [
+      patch(
+        PAGING,
+        'list.after = decodeCursor(query.cursor, walkOf(list), secret);',
+        'decodeCursor(query.cursor, walkOf(list), secret);',
+      ),
+    ],
+    fails: /→ a cursor walk sees every item exactly once/,
+  },
+  {
+    name: 'tampered-cursor-accepted',
+    breaks: 'a tampered cursor is 400 (here it is ignored and the first page answered)',
+    patches: [
+      patch(
+        PAGING,
+        'list.after = decodeCursor(query.cursor, walkOf(list), secret);',
+        '{\n    try {\n      list.after = decodeCursor(query.cursor, walkOf(list), secret);\n    } catch {\n      // an unreadable cursor starts over\n    }\n  }',
+      ),
+    ],
+    fails: /→ 400 for a tampered cursor/,
+  },
+  {
+    name: 'offset-total-counts-one-page',
+    breaks: 'offset pagination: total counts the items of every page (here only the current page)',
+    patches: [patch(PAGING, 'const total = (page as OffsetPage<unknown>).total;', 'const total = page.items.length;')],
+    fails: /→ offset pages add up/,
+  },
+  {
+    name: 'sort-descending-ignored',
+    breaks: 'sort=-field (and order=desc) sorts descending (here always ascending)',
+    patches: [patch(MEMORY, 'return descending ? -order : order;', 'return order;')],
+    fails: /→ sorts by \w+ ascending and descending/,
+  },
+  {
+    name: 'equality-filters-ignored',
+    breaks: 'a filter parameter keeps only the items whose field equals it (here every item is listed)',
+    patches: [
+      patch(
+        MEMORY,
+        'if (String(row[field]) !== String(value)) return false;',
+        'if (String(row[field]) !== String(value)) continue;',
+      ),
+    ],
+    fails: /→ filters on \w+/,
+  },
+  {
+    name: 'search-ignored',
+    breaks: 'search keeps only the items that contain the text (here every item is listed)',
+    patches: [
+      patch(PAGING, "if (typeof query.search === 'string' && query.search !== '') list.search = query.search;", ''),
+    ],
+    fails: /→ search finds an item/,
+  },
+  {
+    name: 'created-after-ignored',
+    breaks: 'created_after bounds the creation date (here ignored)',
+    patches: [
+      patch(PAGING, "if (typeof query.created_after === 'string') list.createdAfter = new Date(query.created_after);", ''),
+    ],
+    fails: /→ created_after and created_before bound the creation date/,
+  },
+
+  // ── caching ───────────────────────────────────────────────────────────────
+  {
+    name: 'if-none-match-ignored',
+    breaks: 'If-None-Match with the current ETag is 304 with no body (here 200)',
+    patches: [
+      patch(
+        CACHING,
+        "return ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, options.tag);",
+        "return ifNoneMatch.trim() === '*';",
+      ),
+    ],
+    fails: /→ ETag, and 304 with no body for If-None-Match/,
+  },
+  {
+    name: 'weak-etag',
+    breaks: 'the ETag is strong (here W/"…")',
+    patches: [patch(CACHING, '`"${hash(', '`W/"${hash(')],
+    fails: /→ ETag, and 304 with no body for If-None-Match/,
+  },
+  {
+    name: 'etag-ignores-changes',
+    breaks: 'the ETag changes with the representation (here it covers only its first 50 characters: the id)',
+    patches: [patch(CACHING, "hash('sha1', serialized, 'base64url')", "hash('sha1', serialized.slice(0, 50), 'base64url')")],
+    fails: /→ a changed resource no longer matches its old ETag/,
+  },
+
+  // ── request ids, rate limit, versioning ───────────────────────────────────
+  {
+    name: 'no-request-id',
+    breaks: 'every response carries X-Request-Id (here none)',
+    patches: [patch(REQUEST_ID, "ctx.set('X-Request-Id', ctx.state.requestId);", '')],
+    fails: /X-Request-Id: the caller's id comes back/,
+  },
+  {
+    name: 'request-id-not-unique',
+    breaks: 'a request without X-Request-Id gets a new id (here the same one every time)',
+    patches: [patch(REQUEST_ID, ': randomUUID();', ": 'request';")],
+    fails: /X-Request-Id: every response gets an id of its own/,
+  },
+  {
+    name: 'rate-limit-headers-missing',
+    breaks: 'X-RateLimit-Limit, -Remaining and -Reset on every response (here none)',
+    patches: [
+      patch(RATE_LIMIT, "ctx.set('X-RateLimit-Limit', String(limit));", ''),
+      patch(RATE_LIMIT, "ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));", ''),
+      patch(RATE_LIMIT, "ctx.set('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));", ''),
+    ],
+    fails: /X-RateLimit-Limit, -Remaining and -Reset on successes and errors/,
+  },
+  {
+    name: 'rate-limit-remaining-constant',
+    breaks: 'X-RateLimit-Remaining counts down within a window (here it always says the full limit)',
+    patches: [patch(RATE_LIMIT, 'String(Math.max(0, limit - window.count))', 'String(limit)')],
+    fails: /X-RateLimit-Remaining counts down, then 429/,
+  },
+  {
+    name: 'no-retry-after',
+    breaks: '429 RATE_LIMITED carries Retry-After (here missing)',
+    patches: [patch(ERRORS, "headers: { 'Retry-After': String(retryAfterSeconds) },", 'headers: {},')],
+    fails: /then 429 RATE_LIMITED with Retry-After/,
+  },
+  {
+    name: 'rate-limit-not-enforced',
+    breaks: 'past the limit a request is 429 RATE_LIMITED (here still answered)',
+    patches: [patch(RATE_LIMIT, 'if (window.count > limit)', 'if (window.count < 0)')],
+    fails: /then 429 RATE_LIMITED with Retry-After/,
+  },
+  {
+    name: 'header-version-ignored',
+    breaks: 'Accept: application/vnd.api+json;version=N of a version not served is 406 NOT_ACCEPTABLE (here ignored)',
+    patches: [
+      patch(
+        REQUEST,
+        'if (options.acceptedVersion !== undefined) checkAcceptedVersion(ctx, options.acceptedVersion);',
+        '',
+      ),
+    ],
+    fails: /version=99 → 406 NOT_ACCEPTABLE/,
+  },
+];

@@ -1,0 +1,200 @@
+/**
+ * The generated conformance suite, run for real with jest in the generated
+ * project: in-process against the generated service, against a built service
+ * at BASE_URL (with and without each input), and against services that each
+ * break one convention (./conformance-variants.ts), every one of which it
+ * must fail.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES, ROOT, scratchDir } from '../helpers.js';
+import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
+import { VARIANTS, type Patch } from './conformance-variants.js';
+
+const scratch = scratchDir();
+const bookshop = join(scratch.dir, 'bookshop');
+
+beforeAll(async () => {
+  await generateService(join(ROOT, 'examples/bookshop/openapi.yaml'), bookshop);
+  linkDependencies(bookshop);
+  expect(await compile(bookshop)).toBe('');
+  expect(await compile(join(bookshop, 'test/conformance'))).toBe('');
+});
+afterAll(() => scratch.cleanup());
+
+interface TestOutcome {
+  name: string;
+  status: string;
+  failure: string;
+}
+
+interface SuiteReport {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Test files that could not run at all. */
+  broken: number;
+  tests: TestOutcome[];
+}
+
+let reports = 0;
+
+/** `npm run test:conformance` in the project (the same command), with jest's JSON report. */
+function runSuite(project: string, env: Record<string, string> = {}, files: string[] = []): Promise<SuiteReport> {
+  const output = join(scratch.dir, `report-${++reports}.json`);
+  const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${output}`, ...files];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    // A run that does not end (a server left open) fails here, not at jest's timeout.
+    const timer = setTimeout(() => child.kill(), 100_000);
+    child.once('exit', (_code, signal) => {
+      clearTimeout(timer);
+      if (signal) return reject(new Error(`the suite did not end within 100 s:\n${stderr}`));
+      try {
+        const report = JSON.parse(readFileSync(output, 'utf8'));
+        const tests = report.testResults.flatMap((file: { assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }) =>
+          file.assertionResults.map((test) => ({ name: test.fullName, status: test.status, failure: test.failureMessages.join('\n') })),
+        );
+        resolve({ passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests, broken: report.numRuntimeErrorTestSuites, tests });
+      } catch {
+        reject(new Error(`the suite left no report:\n${stderr}`));
+      }
+    });
+  });
+}
+
+const failures = (report: SuiteReport) => report.tests.filter((test) => test.status === 'failed').map((test) => `${test.name}\n    ${test.failure.split('\n')[0]}`);
+const skipped = (report: SuiteReport) => report.tests.filter((test) => test.status === 'pending').map((test) => test.name);
+
+describe('the generated service passes its own suite', () => {
+  test('in-process: every check passes; the one that cannot run says why', async () => {
+    const report = await runSuite(bookshop);
+    expect(failures(report)).toEqual([]);
+    expect(report.broken).toBe(0);
+    expect(report.passed).toBeGreaterThan(250);
+    // Genres cannot be created and the seed has one: no list of them has a second page.
+    expect(skipped(report)).toEqual([expect.stringMatching(/GET \/genres → 400 for a tampered cursor \(skipped: the API cannot create genres items/)]);
+    // The names read like a report.
+    expect(report.tests.map((test) => test.name)).toEqual(
+      expect.arrayContaining([
+        'GET /authors/{author_id} (getAuthor) GET /authors/{author_id} → 404 RESOURCE_NOT_FOUND for an unknown id',
+        'POST /authors (createAuthor) POST /authors → 422 VALIDATION_ERROR (body.name REQUIRED) for missing required name',
+        'rate limit GET /authors: X-RateLimit-Remaining counts down, then 429 RATE_LIMITED with Retry-After',
+      ]),
+    );
+  });
+
+  test('another API: the edge-case spec passes, and what it cannot try is skipped with the reason', async () => {
+    const edges = join(scratch.dir, 'edges');
+    await generateService(join(FIXTURES, 'server/edges.yaml'), edges);
+    linkDependencies(edges);
+    const report = await runSuite(edges);
+    expect(failures(report)).toEqual([]);
+    expect(report.passed).toBeGreaterThan(50);
+    // Teams cannot be created through the API and none exist: their members' checks cannot run.
+    for (const name of skipped(report)) expect(name).toMatch(/\(skipped: (no teams item to work under|the API cannot create posts items)/);
+  });
+});
+
+describe('against BASE_URL', () => {
+  let service: RunningService;
+  const tokens = { API_TOKENS: 'full:catalog:write reviews:write,none', API_KEYS: 'key:catalog:write reviews:write,nokey', CURSOR_SECRET: 'test' };
+
+  beforeAll(async () => {
+    service = await startService(bookshop, { ...tokens, RATE_LIMIT: '100000' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  test('every check runs against the running service; without API_TOKEN_LIMITED the 403 checks are skipped, saying so', async () => {
+    const report = await runSuite(bookshop, { BASE_URL: service.baseUrl, API_TOKEN: 'full', API_KEY: 'key' });
+    expect(failures(report)).toEqual([]);
+    expect(report.passed).toBeGreaterThan(240);
+    const reasons = skipped(report).map((name) => /\(skipped: (.+)\)$/.exec(name)?.[1]);
+    expect(new Set(reasons)).toEqual(
+      new Set([
+        'set API_TOKEN_LIMITED to a valid token with no scopes',
+        expect.stringMatching(/^the API cannot create genres items/),
+        'X-RateLimit-Limit is 100000: spending it takes too long',
+      ]),
+    );
+    expect(reasons.filter((reason) => reason?.startsWith('set API_TOKEN_LIMITED'))).toHaveLength(report.tests.filter((test) => test.name.includes('403 FORBIDDEN')).length);
+  });
+
+  test('with a credential without scopes, the 403 checks run and pass', async () => {
+    const report = await runSuite(bookshop, { BASE_URL: service.baseUrl, API_TOKEN: 'full', API_TOKEN_LIMITED: 'none' }, ['authors.test']);
+    expect(failures(report)).toEqual([]);
+    expect(report.tests.filter((test) => test.name.includes('403 FORBIDDEN') && test.status === 'passed').length).toBeGreaterThan(3);
+  });
+
+  test('without credentials, every check that needs one is skipped, none passes silently', async () => {
+    const report = await runSuite(bookshop, { BASE_URL: service.baseUrl }, ['books.test']);
+    expect(report.passed).toBe(0);
+    expect(report.failed).toBe(0);
+    for (const name of skipped(report)) expect(name).toMatch(/\(skipped: set API_TOKEN or API_KEY\)$/);
+  });
+
+  test('the rate-limit file spends a small window and sees the 429; CONFORMANCE_SKIP_RATE_LIMIT=1 skips it', async () => {
+    const limited = await startService(bookshop, { ...tokens, RATE_LIMIT: '7' });
+    try {
+      const env = { BASE_URL: limited.baseUrl, API_TOKEN: 'full' };
+      // The flag first: once the window is spent, every request waits for the next one.
+      const skippedByFlag = await runSuite(bookshop, { ...env, CONFORMANCE_SKIP_RATE_LIMIT: '1' }, ['rate-limit.test']);
+      expect(skipped(skippedByFlag)).toEqual([expect.stringContaining('(skipped: CONFORMANCE_SKIP_RATE_LIMIT=1)')]);
+      const spent = await runSuite(bookshop, env, ['rate-limit.test']);
+      expect(failures(spent)).toEqual([]);
+      expect(spent.passed).toBe(1);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+/** Applies a variant's patches to the project; returns the files as they were, to put back. */
+function applyPatches(project: string, patches: Patch[]): Map<string, string> {
+  const originals = new Map<string, string>();
+  for (const { file, find, replace } of patches) {
+    const path = join(project, file);
+    const text = readFileSync(path, 'utf8');
+    if (!originals.has(file)) originals.set(file, text);
+    const at = text.indexOf(find);
+    if (at < 0 || text.indexOf(find, at + 1) >= 0) throw new Error(`the patch does not match ${file} exactly once: ${find}`);
+    writeFileSync(path, text.slice(0, at) + replace + text.slice(at + find.length));
+  }
+  return originals;
+}
+
+describe(`a service that breaks one convention fails the suite (${VARIANTS.length} variants)`, () => {
+  const results = new Map<string, SuiteReport>();
+
+  beforeAll(async () => {
+    // Two copies of the project, one variant at a time each: the machine has two cores.
+    const queue = [...VARIANTS];
+    await Promise.all(
+      [1, 2].map(async (slot) => {
+        const copy = join(scratch.dir, `variant-${slot}`);
+        cpSync(bookshop, copy, { recursive: true, verbatimSymlinks: true });
+        for (let variant = queue.shift(); variant; variant = queue.shift()) {
+          const originals = applyPatches(copy, variant.patches);
+          try {
+            results.set(variant.name, await runSuite(copy));
+          } finally {
+            for (const [file, text] of originals) writeFileSync(join(copy, file), text);
+          }
+        }
+      }),
+    );
+  }, 900_000);
+
+  test.each(VARIANTS.map((variant) => [variant.name, variant] as const))('%s is caught', (_name, variant) => {
+    const report = results.get(variant.name)!;
+    expect(report.broken).toBe(0); // every file ran: the failures are the checks', not a crash
+    const caught = report.tests.filter((test) => test.status === 'failed' && variant.fails.test(test.name));
+    expect(caught.length).toBeGreaterThan(0);
+  });
+});

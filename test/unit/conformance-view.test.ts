@@ -1,0 +1,164 @@
+import { resolveConfig } from '../../src/config.js';
+import { applyConventions } from '../../src/conventions/index.js';
+import { buildModel } from '../../src/model/index.js';
+import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.js';
+import { apiTests, conformanceView, type TestView } from '../../src/render/targets/conformance/view.js';
+import { loadResources } from '../../src/resources.js';
+
+const { fragments } = loadResources();
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ok = (schema?: unknown) => ({ description: 'ok', ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }) });
+const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+const idParam = (name: string, schema: SchemaObject) => ({ name, in: 'path' as const, required: true, schema });
+const write = [{ bearerAuth: ['shop:write'] }, { apiKeyAuth: ['shop:write'] }];
+
+const AUTHOR: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    id: { type: 'integer', readOnly: true },
+    name: { type: 'string', maxLength: 40 },
+    status: { type: 'string', enum: ['active', 'retired'] },
+    created_at: { type: 'string', format: 'date-time', readOnly: true },
+  },
+};
+const BOOK: SchemaObject = { type: 'object', properties: { id: { type: 'string', format: 'uuid', readOnly: true }, title: { type: 'string' } } };
+
+function build(versioning = 'url') {
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: { title: 'Shop', version: '1.0.0' },
+    servers: [{ url: '/api' }],
+    'x-specforge': { versioning: { mechanism: versioning } },
+    security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
+    paths: {
+      '/authors': {
+        get: { operationId: 'listAuthors', responses: { '200': ok({ type: 'array', items: ref('Author') }) } },
+        post: { operationId: 'createAuthor', security: write, requestBody: body('Author'), responses: { '201': ok(ref('Author')) } },
+      },
+      '/authors/{author_id}': {
+        parameters: [idParam('author_id', { type: 'integer' })],
+        get: { operationId: 'getAuthor', responses: { '200': ok(ref('Author')) } },
+        patch: { operationId: 'updateAuthor', security: write, requestBody: body('Author'), responses: { '200': ok(ref('Author')) } },
+      },
+      '/authors/{author_id}/books': {
+        parameters: [idParam('author_id', { type: 'integer' })],
+        get: { operationId: 'listBooks', security: [], 'x-specforge': { paging: { style: 'offset' } }, responses: { '200': ok({ type: 'array', items: ref('Book') }) } },
+      },
+      '/authors/{author_id}/books/{book_id}': {
+        parameters: [idParam('author_id', { type: 'integer' }), idParam('book_id', { type: 'string', format: 'uuid' })],
+        delete: { operationId: 'deleteBook', security: write, responses: { '204': ok() } },
+      },
+    },
+    components: {
+      schemas: { Author: AUTHOR, Book: BOOK },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' }, apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Token' } },
+    },
+  };
+  const merged = applyConventions(document, fragments);
+  const model = buildModel(merged.document, resolveConfig(merged.document));
+  return { model, view: conformanceView(model, merged.document) };
+}
+
+const { model, view } = build();
+const testsOf = (operationId: string): TestView[] => view.files.flatMap((file) => file.operations).flatMap((operation) => operation.tests).filter((test) => test.operationId === operationId);
+const checksOf = (operationId: string) => testsOf(operationId).map((test) => test.check);
+
+describe('conformance view: what the suite knows of the API', () => {
+  test('credentials: the schemes each operation takes alone, and the scopes a 403 needs', () => {
+    expect(view.api.scopes).toEqual(['shop:write']);
+    expect(view.api.apiKeyHeader).toBe('X-Token');
+    expect(view.api.operations.createAuthor!.security).toEqual({ public: false, schemes: ['bearer', 'apiKey'], scopes: ['shop:write'] });
+    // An alternative without scopes: any valid credential will do, so no 403 can be asked for.
+    expect(view.api.operations.listAuthors!.security.scopes).toEqual([]);
+    expect(view.api.operations.listBooks!.security.public).toBe(true);
+  });
+
+  test('resources: a valid create body, the parent chain, and an id no item has, valid for its schema', () => {
+    expect(view.api.resources.authors).toMatchObject({ idParam: 'author_id', parentParams: [], sample: { name: 'sample' }, unknownId: 2147483647 });
+    expect(view.api.resources.books).toMatchObject({ idParam: 'book_id', parent: 'authors', parentParams: ['author_id'], unknownId: '00000000-0000-4000-8000-000000000000' });
+    expect(view.api.resources.books!.sample).toBeUndefined();
+  });
+});
+
+describe('conformance view: the tests each operation gets', () => {
+  test('names read like a report: method, path, outcome', () => {
+    expect(testsOf('getAuthor').map((test) => test.name)).toEqual([
+      'GET /authors/{author_id} → 200 with the success envelope, data valid against the schema',
+      'GET /authors/{author_id} → 401 UNAUTHORIZED without a credential',
+      'GET /authors/{author_id} → 401 UNAUTHORIZED with an invalid credential',
+      'GET /authors/{author_id} → 404 RESOURCE_NOT_FOUND for an unknown id',
+      'GET /authors/{author_id} → ETag, and 304 with no body for If-None-Match',
+      'GET /authors/{author_id} → a changed resource no longer matches its old ETag',
+      'GET /authors/{author_id} → returns only the fields named in fields',
+      'GET /authors/{author_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
+    ]);
+  });
+
+  test('a create: 403 without the scope, one 422 per rule the schema states, 400, 413 and 415', () => {
+    const tests = testsOf('createAuthor');
+    expect(tests.map((test) => test.check)).toEqual(expect.arrayContaining(['creates', 'forbiddenWithoutScope', 'rejectsMalformedJson', 'rejectsOversizedBody', 'rejectsWrongContentType']));
+    const violations = tests.filter((test) => test.check === 'rejectsInvalidBody').map((test) => JSON.parse(test.argument!));
+    expect(violations.map((violation) => [violation.field, violation.code])).toEqual([
+      ['body.name', 'REQUIRED'],
+      ['body.name', 'INVALID_TYPE'],
+      ['body.name', 'OUT_OF_RANGE'],
+      ['body.status', 'INVALID_TYPE'],
+      ['body.status', 'INVALID_VALUE'],
+      ['body.unknown_property', 'UNKNOWN_FIELD'],
+    ]);
+    // Each body breaks that one rule: the rest is the valid sample.
+    expect(violations[3].body).toEqual({ name: 'sample', status: 12345 });
+  });
+
+  test('a partial update: changes one field to another valid value; leaving a required field out is no violation', () => {
+    const tests = testsOf('updateAuthor');
+    expect(tests.find((test) => test.check === 'updatesOnlyWhatItNames')?.argument).toBe('{"name":"a-sample"}');
+    expect(tests.filter((test) => test.check === 'rejectsInvalidBody').map((test) => JSON.parse(test.argument!).code)).not.toContain('REQUIRED');
+  });
+
+  test('a cursor list: limit, the walk, a tampered cursor, sort, fields, filters, the creation range, search', () => {
+    expect(checksOf('listAuthors')).toEqual(
+      expect.arrayContaining(['lists', 'rejectsLimitAboveMaximum', 'walksCursorPages', 'rejectsTamperedCursor', 'selectsFields', 'filters', 'filtersByCreationDate', 'searches', 'revalidates']),
+    );
+    const sorts = testsOf('listAuthors').filter((test) => test.check === 'sorts').map((test) => JSON.parse(test.argument!));
+    // Sorted on values the suite can set, and on the creation time it cannot.
+    expect(sorts).toEqual(
+      expect.arrayContaining([
+        { field: 'name', values: ['a-sample', 'b-sample', 'c-sample'] },
+        { field: 'created_at', values: null },
+      ]),
+    );
+    expect(testsOf('listAuthors').find((test) => test.check === 'filters' && test.argument!.includes('"status"'))?.argument).toBe('{"field":"status","values":["active","retired"]}');
+  });
+
+  test('an offset list under a parent, public: the offset walk, 404 under a missing parent, no 401', () => {
+    const checks = checksOf('listBooks');
+    expect(checks).toEqual(expect.arrayContaining(['walksOffsetPages', 'notFoundUnderMissingParent', 'publicWithoutCredential']));
+    expect(checks).not.toContain('walksCursorPages');
+    expect(checks).not.toContain('unauthorizedWithoutCredential');
+  });
+
+  test('one wrong method per path, with a method the path does not declare', () => {
+    const methods = view.files.flatMap((file) => file.operations).flatMap((operation) => operation.tests).filter((test) => test.check === 'methodNotAllowed');
+    expect(methods.map((test) => [test.operationId, test.argument])).toEqual([
+      ['listAuthors', '"DELETE"'],
+      ['getAuthor', '"DELETE"'],
+      ['listBooks', '"DELETE"'],
+      ['deleteBook', '"POST"'],
+    ]);
+  });
+});
+
+describe('conformance view: the API-wide checks', () => {
+  test('tried on a list without path parameters; the version checks follow the versioning mechanism', () => {
+    const url = apiTests(model)!;
+    expect(url.probe).toBe('listAuthors');
+    expect(url.tests.map((test) => test.check)).toEqual(expect.arrayContaining(['echoesRequestId', 'rateLimitHeaders', 'unknownUrlVersion', 'acceptsApiKey']));
+    expect(url.tests.map((test) => test.check)).not.toContain('unknownHeaderVersion');
+    const header = apiTests(build('header').model)!;
+    expect(header.tests.map((test) => test.check)).toContain('unknownHeaderVersion');
+    expect(header.tests.map((test) => test.check)).not.toContain('unknownUrlVersion');
+  });
+});
