@@ -13,6 +13,7 @@
  *   API_TOKEN           a Bearer credential with every scope
  *   API_TOKEN_LIMITED   a valid Bearer credential with no scopes (for the 403 checks)
  *   API_KEY             an API key with every scope (for the API key checks)
+ *   API_KEY_LIMITED     a valid API key with no scopes (403 checks of operations that take only API keys)
  *   CONFORMANCE_SKIP_RATE_LIMIT=1   skips the checks that spend the rate-limit window
  */
 import { once } from 'node:events';
@@ -31,6 +32,8 @@ export interface ResourcePlan {
   parentParams: string[];
   operations: Partial<Record<'list' | 'read' | 'create' | 'replace' | 'update' | 'delete', string>>;
   sample?: Json;
+  /** Values for parent path parameters where the API describes no parent resource. */
+  scope?: Record<string, string | number>;
   unknownId: string | number;
   createdField?: string;
 }
@@ -82,12 +85,14 @@ export function resourceOf(plan: OperationPlan): ResourcePlan {
 }
 
 /** Which credential a request carries: one with every scope, one with none, a made-up one, or none. */
-export type Auth = 'full' | 'limited' | 'invalid' | 'none' | 'apiKey' | 'invalidApiKey';
+export type Auth =
+  'full' | 'limited' | 'invalid' | 'none' | 'apiKey' | 'limitedApiKey' | 'invalidApiKey';
 
 export interface Credentials {
   token?: string;
   limitedToken?: string;
   apiKey?: string;
+  limitedApiKey?: string;
 }
 
 export interface Answer {
@@ -140,18 +145,23 @@ export interface Suite {
   scopeFor(resource: string): Promise<Record<string, string | number>>;
   /** Resources the API cannot create, with (up to two) items found in them when the suite started. */
   found: Record<string, Item[]>;
+  /** X-RateLimit-Limit as the probe (see ConnectOptions) saw it. */
+  rateLimit?: number;
   check<A>(name: string, definition: Check<A>, operationId: string, argument?: A): void;
 }
 
 export interface ConnectOptions {
   /** In-process only: the service's rate limit (by default high enough for the whole suite). */
   rateLimit?: { limit: number; windowSeconds: number };
+  /** An operation to call once at the start, to learn the service's rate limit (`suite.rateLimit`). */
+  probe?: string;
 }
 
 const STARTED = {
   token: 'conformance-token',
-  limited: 'conformance-limited',
+  limitedToken: 'conformance-limited',
   apiKey: 'conformance-key',
+  limitedApiKey: 'conformance-limited-key',
 };
 
 /** Connects to BASE_URL, or starts the generated service in-process; everything is undone after the file's tests. */
@@ -159,6 +169,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Suite> {
   const target = process.env.BASE_URL ? external(process.env.BASE_URL) : await inProcess(options);
   const suite = new HttpSuite(target.baseUrl, target.server !== undefined, target.credentials);
   await suite.discover();
+  if (options.probe) {
+    const limit = (await suite.request(operation(options.probe))).headers.get('x-ratelimit-limit');
+    if (limit !== null && /^\d+$/.test(limit)) suite.rateLimit = Number(limit);
+  }
   afterAll(async () => {
     await suite.cleanup();
     if (target.server) await closeServer(target.server);
@@ -172,21 +186,24 @@ interface Target {
   server?: Server;
 }
 
+/** The credentials the environment gives. */
+const INPUTS = {
+  token: 'API_TOKEN',
+  limitedToken: 'API_TOKEN_LIMITED',
+  apiKey: 'API_KEY',
+  limitedApiKey: 'API_KEY_LIMITED',
+} as const;
+
+function credentialsFromEnv(): Credentials {
+  return Object.fromEntries(
+    Object.entries(INPUTS).flatMap(([key, name]) =>
+      process.env[name] ? [[key, process.env[name]]] : [],
+    ),
+  ) as Credentials;
+}
+
 function external(baseUrl: string): Target {
-  const env = (name: string) => (process.env[name] ? { [name]: process.env[name]! } : {});
-  const {
-    API_TOKEN: token,
-    API_TOKEN_LIMITED: limitedToken,
-    API_KEY: apiKey,
-  } = { ...env('API_TOKEN'), ...env('API_TOKEN_LIMITED'), ...env('API_KEY') };
-  return {
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    credentials: {
-      ...(token ? { token } : {}),
-      ...(limitedToken ? { limitedToken } : {}),
-      ...(apiKey ? { apiKey } : {}),
-    },
-  };
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), credentials: credentialsFromEnv() };
 }
 
 /**
@@ -194,12 +211,10 @@ function external(baseUrl: string): Target {
  * otherwise, the default auth is given credentials of the suite's own.
  */
 async function inProcess(options: ConnectOptions): Promise<Target> {
-  const credentials: Credentials = process.env.API_TOKEN
-    ? external('http://in-process').credentials
-    : { token: STARTED.token, limitedToken: STARTED.limited, apiKey: STARTED.apiKey };
+  const credentials: Credentials = process.env.API_TOKEN ? credentialsFromEnv() : STARTED;
   if (!process.env.API_TOKEN) {
-    process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limited}`;
-    process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')}`;
+    process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limitedToken}`;
+    process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')},${STARTED.limitedApiKey}`;
   }
   const { authenticate } = await import('../../src/auth.js');
   const { createApp } = await import('../../src/generated/app.js');
@@ -210,6 +225,8 @@ async function inProcess(options: ConnectOptions): Promise<Target> {
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
+  // jest runs no afterAll in a file whose tests are all skipped: the server must not keep the run alive.
+  server.unref();
   const { port } = server.address() as AddressInfo;
   return { baseUrl: `http://127.0.0.1:${port}${API.basePath}`, credentials, server };
 }
@@ -225,6 +242,7 @@ const MAX_RATE_LIMIT_WAIT_S = 65;
 
 class HttpSuite implements Suite {
   found: Record<string, Item[]> = {};
+  rateLimit?: number;
   private readonly created: { item: Item; remove: OperationPlan }[] = [];
   private readonly scopes = new Map<string, Promise<Item>>();
 
@@ -300,7 +318,7 @@ class HttpSuite implements Suite {
 
   async scopeFor(resource: string): Promise<Record<string, string | number>> {
     const plan = API.resources[resource]!;
-    if (!plan.parent) return {};
+    if (!plan.parent) return plan.scope ?? {};
     const parentPlan = API.resources[plan.parent]!;
     if (!parentPlan.operations.create) {
       const found = this.found[plan.parent]?.[0];
@@ -318,11 +336,12 @@ class HttpSuite implements Suite {
     for (const [name, resource] of Object.entries(API.resources)) {
       if (resource.operations.create || !resource.operations.list || !resource.idParam) continue;
       const list = operation(resource.operations.list);
-      if (list.path.includes('{')) continue;
-      const answer = await this.request(list, { query: { limit: 2 } });
+      if (resource.parent) continue; // under an item of another resource: none to list under yet
+      const scope = resource.scope ?? {};
+      const answer = await this.request(list, { path: scope, query: { limit: 2 } });
       const data: unknown[] =
         answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
-      this.found[name] = data.map((item) => itemOf(name, item, {}));
+      this.found[name] = data.map((item) => itemOf(name, item, scope));
     }
   }
 
@@ -334,7 +353,7 @@ class HttpSuite implements Suite {
   }
 
   private authHeaders(auth: Auth): Record<string, string> {
-    const { token, limitedToken, apiKey } = this.credentials;
+    const { token, limitedToken, apiKey, limitedApiKey } = this.credentials;
     switch (auth) {
       case 'full':
         return token
@@ -348,6 +367,8 @@ class HttpSuite implements Suite {
         return { authorization: 'Bearer not-a-valid-token-0000' };
       case 'apiKey':
         return apiKey ? { [API.apiKeyHeader.toLowerCase()]: apiKey } : {};
+      case 'limitedApiKey':
+        return limitedApiKey ? { [API.apiKeyHeader.toLowerCase()]: limitedApiKey } : {};
       case 'invalidApiKey':
         return { [API.apiKeyHeader.toLowerCase()]: 'not-a-valid-key-0000' };
       case 'none':

@@ -235,18 +235,25 @@ export const unauthorizedWithInvalidCredential: Check = {
   },
 };
 
+/** A valid credential without scopes that the operation takes: a Bearer token, else an API key. */
+function limitedAuth(suite: Suite, plan: OperationPlan): 'limited' | 'limitedApiKey' | undefined {
+  if (plan.security.schemes.includes('bearer') && suite.credentials.limitedToken) return 'limited';
+  if (plan.security.schemes.includes('apiKey') && suite.credentials.limitedApiKey)
+    return 'limitedApiKey';
+  return undefined;
+}
+
 export const forbiddenWithoutScope: Check = {
   skip(suite, plan) {
-    if (!plan.security.schemes.includes('bearer'))
-      return 'it takes no Bearer token, and only API_TOKEN_LIMITED is a credential without scopes';
-    return suite.credentials.limitedToken
-      ? needsItem(suite, plan)
-      : 'set API_TOKEN_LIMITED to a valid token with no scopes';
+    if (limitedAuth(suite, plan)) return needsItem(suite, plan);
+    return plan.security.schemes.includes('bearer')
+      ? 'set API_TOKEN_LIMITED to a valid token with no scopes'
+      : 'set API_KEY_LIMITED to a valid API key with no scopes';
   },
   async run(suite, plan) {
     const { path } = await subjectOf(suite, plan);
     expectError(
-      await suite.request(plan, { path, body: bodyOf(plan), auth: 'limited' }),
+      await suite.request(plan, { path, body: bodyOf(plan), auth: limitedAuth(suite, plan)! }),
       403,
       'FORBIDDEN',
     );
@@ -531,7 +538,11 @@ export const sorts: Check<{ field: string; values: Json[] | null }> = {
 };
 
 export const selectsFields: Check<{ field: string }> = {
-  skip: needsItem,
+  skip: (suite, plan) =>
+    needsItem(suite, plan) ??
+    (isOnItem(plan) || canCreate(plan) || suite.found[plan.resource!]?.length
+      ? undefined
+      : `the API cannot create ${plan.resource} items and lists none`),
   async run(suite, plan, { field }) {
     const { path } = isOnItem(plan)
       ? await subjectOf(suite, plan)
