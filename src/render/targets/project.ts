@@ -11,7 +11,7 @@ const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', 'src/clie
 export const projectTarget: Target = {
   name: 'project',
   async render({ model, renderer, specName }) {
-    const view = { title: model.title, version: model.version, specName };
+    const view = { title: model.title, version: model.version, specName, basePath: model.basePath };
     return [
       { path: 'README.md', contents: renderer.render('project/README.md.hbs', view), kind: 'scaffold', format: 'as-is' },
       {
