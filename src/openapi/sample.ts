@@ -129,6 +129,24 @@ function stringValues(schema: SchemaObject, indices: number[]): Json[] | undefin
   return max >= 1 ? values : undefined;
 }
 
+/** Names of the top-level properties a request may set (not read-only). */
+export function writablePropertiesOf(document: OpenApiDocument, schema: unknown): string[] {
+  const resolved = resolve(document, schema);
+  return resolved ? Object.entries(propertiesOf(document, resolved)).filter(([, property]) => property.readOnly !== true).map(([name]) => name) : [];
+}
+
+/** Top-level plain string properties (no enum, format or pattern) and their maximum length. */
+export function plainStringsOf(document: OpenApiDocument, schema: unknown): { name: string; maxLength: number }[] {
+  const resolved = resolve(document, schema);
+  if (!resolved) return [];
+  return Object.entries(propertiesOf(document, resolved))
+    .filter(([, property]) => isPlainString(property))
+    .map(([name, property]) => ({ name, maxLength: typeof property.maxLength === 'number' ? property.maxLength : 1000 }));
+}
+
+const isPlainString = (property: SchemaObject) =>
+  typeOf(property) === 'string' && property.enum === undefined && property.format === undefined && property.pattern === undefined && property.readOnly !== true && property.writeOnly !== true;
+
 /** Values that break each format (and no other rule of a plain string). */
 const FORMAT_BREAKERS: Record<string, string> = {
   'date-time': 'not-a-date-time',
@@ -163,11 +181,21 @@ const STRING_FORMATS: Record<string, string> = {
   uri: 'https://example.com/resource',
 };
 
-function stringSample(schema: SchemaObject): string {
+/** A string for the schema; none where it has a pattern the plain sample does not match. */
+function stringSample(schema: SchemaObject): string | undefined {
   const base = (typeof schema.format === 'string' && STRING_FORMATS[schema.format]) || 'sample';
   const min = Number(schema.minLength ?? 0);
   const max = Number(schema.maxLength ?? Infinity);
-  return base.padEnd(min, 'x').slice(0, max);
+  const value = base.padEnd(min, 'x').slice(0, max);
+  return typeof schema.pattern !== 'string' || matches(schema.pattern, value) ? value : undefined;
+}
+
+function matches(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    return false;
+  }
 }
 
 function numberSample(schema: SchemaObject): number {
@@ -176,13 +204,15 @@ function numberSample(schema: SchemaObject): number {
   return Math.min(low, high);
 }
 
-function objectSample(document: OpenApiDocument, schema: SchemaObject, depth: number): Json {
+function objectSample(document: OpenApiDocument, schema: SchemaObject, depth: number): Json | undefined {
   const required = new Set(requiredOf(document, schema));
   const sample: { [key: string]: Json } = {};
   for (const [name, property] of Object.entries(propertiesOf(document, schema))) {
     if (!required.has(name) || property.readOnly === true) continue;
     const value = sampleOf(document, property, depth + 1);
-    if (value !== undefined) sample[name] = value;
+    // A required field no sample can fill: no valid body at all (its schema wants an example).
+    if (value === undefined) return undefined;
+    sample[name] = value;
   }
   return sample;
 }

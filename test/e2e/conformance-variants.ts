@@ -113,7 +113,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'parent-not-checked',
     breaks: 'a nested collection under a missing parent is 404 (here an empty list, and creates succeed)',
-    patches: [patch(MEMORY, 'if (this.options.parent && !this.options.parent.find(path)) return undefined;', '')],
+    patches: [patch(MEMORY, '!parent.find(', 'false && !parent.find(')],
     fails: /→ 404 RESOURCE_NOT_FOUND under a missing authors item/,
   },
 
@@ -325,7 +325,7 @@ export const VARIANTS: Variant[] = [
     name: 'etag-ignores-changes',
     breaks: 'the ETag changes with the representation (here it covers only its first 50 characters: the id)',
     patches: [patch(CACHING, "hash('sha1', serialized, 'base64url')", "hash('sha1', serialized.slice(0, 50), 'base64url')")],
-    fails: /→ a changed resource no longer matches its old ETag/,
+    fails: /→ changed by (PUT|PATCH), the resource no longer matches its old ETag/,
   },
 
   // ── request ids, rate limit, versioning ───────────────────────────────────
@@ -380,5 +380,11 @@ export const VARIANTS: Variant[] = [
       ),
     ],
     fails: /version=99 → 406 NOT_ACCEPTABLE/,
+  },
+  {
+    name: 'patch-not-persisted',
+    breaks: 'writes: PATCH answers the changed resource but does not store it',
+    patches: [patch(MEMORY, 'stored.row = change(stored.row);', 'const changed = change(stored.row);\n    return this.present<Out>(changed);')],
+    fails: /PATCH .*changes \w+ and nothing else/,
   },
 ];

@@ -90,7 +90,7 @@ describe('conformance view: the tests each operation gets', () => {
       'GET /authors/{author_id} → 401 UNAUTHORIZED with an invalid credential',
       'GET /authors/{author_id} → 404 RESOURCE_NOT_FOUND for an unknown id',
       'GET /authors/{author_id} → ETag, and 304 with no body for If-None-Match',
-      'GET /authors/{author_id} → a changed resource no longer matches its old ETag',
+      'GET /authors/{author_id} → changed by PATCH, the resource no longer matches its old ETag',
       'GET /authors/{author_id} → returns only the fields named in fields',
       'GET /authors/{author_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     ]);

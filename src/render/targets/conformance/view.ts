@@ -6,7 +6,7 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
-import { sampleOf, valuesOf, violationsOf } from '../../../openapi/sample.js';
+import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from '../../../openapi/sample.js';
 import { answerOf, ROOT_MODULE } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
@@ -38,11 +38,16 @@ export interface ResourcePlan {
   operations: Partial<Record<OperationModel['kind'], string>>;
   /** A valid create body. */
   sample?: unknown;
+  /** Its plain string fields: varied per create, so unique constraints hold. */
+  variable?: { name: string; maxLength: number }[];
   /** Values for parent path parameters where the API describes no parent resource to create. */
   scope?: Record<string, unknown>;
-  /** An id no item has (valid for the id's schema). */
-  unknownId: string | number;
+  /** An id no item has (valid for the id's schema); none where its schema has a pattern. */
+  unknownId?: string | number;
+  /** Ids no parent item has, per parent path parameter. */
+  unknownParents: Record<string, string | number>;
   createdField?: string;
+  updatedField?: string;
 }
 
 export interface OperationPlan {
@@ -106,18 +111,23 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   const byKind = Object.fromEntries(own.filter((operation) => operation.kind !== 'other').map((operation) => [operation.kind, operation.operationId]));
   const create = own.find((operation) => operation.kind === 'create');
   const parent = resources.get(resource.parents.map((p) => p.collection).join('/'));
-  const sample = create && bodySchemaOf(document, create) !== undefined ? sampleOf(document, bodySchemaOf(document, create)) : undefined;
+  const createSchema = create && bodySchemaOf(document, create);
+  const sample = createSchema === undefined ? undefined : sampleOf(document, createSchema);
   const idSchema = resource.idParams[0] ? idParameterSchema(document, own, resource.idParams[0]) : undefined;
+  const unknownId = unknownIdFor(idSchema);
+  const parentParams = resource.parents.flatMap((p) => p.idParams);
   return {
     shape: resource.shape,
     ...(resource.idParams[0] ? { idParam: resource.idParams[0] } : {}),
     ...(parent ? { parent: parent.name } : {}),
     parentParams: resource.parents.flatMap((p) => p.idParams),
     operations: byKind,
-    ...(sample !== undefined ? { sample } : {}),
-    ...(!parent && resource.parents.length > 0 ? { scope: madeUpScope(document, own, resource.parents.flatMap((p) => p.idParams)) } : {}),
-    unknownId: unknownIdFor(idSchema),
+    ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample) } : {}),
+    ...(!parent && resource.parents.length > 0 ? { scope: madeUpScope(document, own, parentParams) } : {}),
+    ...(unknownId !== undefined ? { unknownId } : {}),
+    unknownParents: Object.fromEntries(parentParams.map((name) => [name, unknownIdFor(idParameterSchema(document, own, name)) ?? UNKNOWN_STRING])),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
+    ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
   };
 }
 
@@ -149,9 +159,12 @@ function requiredScopes(operation: OperationModel): string[] {
   return [...new Set(alternatives.flat().flatMap((part) => part.scopes))].sort();
 }
 
-function unknownIdFor(schema: SchemaObject | undefined): string | number {
+/** An id valid for the schema that no item has; none where a pattern decides what is valid. */
+function unknownIdFor(schema: SchemaObject | undefined): string | number | undefined {
   if (schema?.type === 'integer' || schema?.type === 'number') return typeof schema.maximum === 'number' ? schema.maximum : 2147483647;
-  return schema?.format === 'uuid' ? UNKNOWN_UUID : UNKNOWN_STRING;
+  if (schema?.format === 'uuid') return UNKNOWN_UUID;
+  if (typeof schema?.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(UNKNOWN_STRING)) return undefined;
+  return UNKNOWN_STRING.length <= Number(schema?.maxLength ?? Infinity) ? UNKNOWN_STRING : undefined;
 }
 
 /** Any valid value will do for a parent the API does not describe. */
@@ -256,8 +269,8 @@ function notFoundTests({ operation, plan, resource }: TestInput): TestView[] {
   if (!plan || !resource || operation.kind === 'other') return [];
   const tests: TestView[] = [];
   const onItem = resource.idParams.some((param) => operation.parameters.path.some((candidate) => candidate.name === param));
-  if (onItem) tests.push(test(operation, '→ 404 RESOURCE_NOT_FOUND for an unknown id', 'notFoundForUnknownId'));
-  if (plan.parent && plan.parentParams.length > 0) tests.push(test(operation, `→ 404 RESOURCE_NOT_FOUND under a missing ${plan.parent} item`, 'notFoundUnderMissingParent'));
+  if (onItem && plan.unknownId !== undefined) tests.push(test(operation, '→ 404 RESOURCE_NOT_FOUND for an unknown id', 'notFoundForUnknownId'));
+  if (plan.parent && plan.parentParams.length > 0 && (!onItem || plan.unknownId !== undefined)) tests.push(test(operation, `→ 404 RESOURCE_NOT_FOUND under a missing ${plan.parent} item`, 'notFoundUnderMissingParent'));
   return tests;
 }
 
@@ -266,8 +279,8 @@ function changeOf(document: OpenApiDocument, operation: OperationModel): Record<
   const schema = bodySchemaOf(document, operation);
   const sample = schema === undefined ? undefined : sampleOf(document, schema);
   if (!isObject(sample)) return undefined;
-  for (const [name, current] of Object.entries(sample)) {
-    const other = valuesOf(document, schema, name, 2)?.find((value) => value !== current);
+  for (const name of writablePropertiesOf(document, schema)) {
+    const other = valuesOf(document, schema, name, 2)?.find((value) => value !== sample[name]);
     if (other !== undefined) return { [name]: other };
   }
   return undefined;
@@ -321,7 +334,8 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
     if (values) tests.push(test(operation, `→ filters on ${field.name}`, 'filters', { field: field.name, values }));
   }
   if (query.has('created_after') && resource.createdField) tests.push(test(operation, '→ created_after and created_before bound the creation date', 'filtersByCreationDate'));
-  const searchable = createSchema === undefined ? undefined : resource.fields.find((field) => field.type === 'string' && valuesOf(document, createSchema, field.name, 1));
+  // A marker must fit the field: a plain string of room enough.
+  const searchable = createSchema === undefined ? undefined : plainStringsOf(document, createSchema).find((field) => field.maxLength >= 16);
   if (query.has('search') && searchable) tests.push(test(operation, `→ search finds an item by its ${searchable.name}`, 'searches', { field: searchable.name }));
   return tests;
 }
@@ -335,9 +349,11 @@ function cachingTests({ operation, plan, resource, model, document }: TestInput)
   if (!plan || !resource || (operation.kind !== 'read' && !answerOf(operation).isList)) return [];
   const tests = [test(operation, '→ ETag, and 304 with no body for If-None-Match', 'revalidates')];
   if (operation.kind !== 'read') return tests;
-  const write = model.operations.find((candidate) => candidate.resource === resource.key && (candidate.kind === 'update' || candidate.kind === 'replace'));
-  const change = write && plan.sample !== undefined ? changeOf(document, write) : undefined;
-  if (write && change) tests.push(test(operation, '→ a changed resource no longer matches its old ETag', 'changesETag', { operationId: write.operationId, body: change }));
+  const writes = model.operations.filter((candidate) => candidate.resource === resource.key && (candidate.kind === 'update' || candidate.kind === 'replace'));
+  for (const write of plan.sample === undefined ? [] : writes) {
+    const change = changeOf(document, write);
+    if (change) tests.push(test(operation, `→ changed by ${write.httpMethod}, the resource no longer matches its old ETag`, 'changesETag', { operationId: write.operationId, body: change }));
+  }
   if (operation.parameters.query.some((parameter) => parameter.name === 'fields')) {
     tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
   }

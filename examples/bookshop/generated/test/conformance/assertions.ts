@@ -51,8 +51,8 @@ export function expectStatus(answer: Answer, status: number, what: string): void
   if (answer.status !== status) fail(`${what}: expected ${status}, got ${excerpt(answer)}`);
 }
 
-/** An ISO 8601 date-time in UTC. */
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** An ISO 8601 date-time in UTC: `Z`, or an offset of zero. */
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]00:?00)$/;
 
 /**
  * Status, JSON, `X-Request-Id`, the envelope with `meta.timestamp`, and the
@@ -130,7 +130,9 @@ export function expectError(answer: Answer, status: number, code?: string): void
 
 /**
  * A per-field entry of `details` (or `errors`) for the field: named in full
- * (`body.title`) or bare (`title`), with the expected code when it has one.
+ * (`body.title`) or bare (`title`), with a message. The conventions name one
+ * per-field code, `INVALID_FORMAT`: that one is required; other codes are
+ * the service's own choice.
  */
 export function expectDetail(answer: Answer, field: string, code: string): void {
   const error = answer.body?.error ?? {};
@@ -144,6 +146,8 @@ export function expectDetail(answer: Answer, field: string, code: string): void 
   if (!entry) fail(`No per-field detail for ${field}: ${JSON.stringify(details)}`);
   if (typeof entry.message !== 'string')
     fail(`The detail for ${field} has no message: ${JSON.stringify(entry)}`);
-  if (entry.code !== undefined && entry.code !== code)
+  if (code === 'INVALID_FORMAT' && entry.code !== code)
     fail(`The detail for ${field} has code ${entry.code}, expected ${code}.`);
+  if (entry.code !== undefined && typeof entry.code !== 'string')
+    fail(`The detail for ${field} has a code that is not a string: ${JSON.stringify(entry.code)}`);
 }

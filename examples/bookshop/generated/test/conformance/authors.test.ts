@@ -295,10 +295,16 @@ describe('GET /authors/{author_id} (getAuthor)', () => {
     'getAuthor',
   );
   suite.check(
-    'GET /authors/{author_id} → a changed resource no longer matches its old ETag',
+    'GET /authors/{author_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getAuthor',
     { operationId: 'replaceAuthor', body: { name: 'a-sample' } },
+  );
+  suite.check(
+    'GET /authors/{author_id} → changed by PATCH, the resource no longer matches its old ETag',
+    checks.changesETag,
+    'getAuthor',
+    { operationId: 'updateAuthor', body: { name: 'a-sample' } },
   );
   suite.check(
     'GET /authors/{author_id} → returns only the fields named in fields',
@@ -535,10 +541,10 @@ describe('PATCH /authors/{author_id} (updateAuthor)', () => {
     'updateAuthor',
   );
   suite.check(
-    'PATCH /authors/{author_id} → 200, changes bio and nothing else',
+    'PATCH /authors/{author_id} → 200, changes name and nothing else',
     checks.updatesOnlyWhatItNames,
     'updateAuthor',
-    { bio: 'a-sample' },
+    { name: 'a-sample' },
   );
   suite.check(
     'PATCH /authors/{author_id} → 422 VALIDATION_ERROR (body.name INVALID_TYPE) for name of the wrong type',

@@ -521,10 +521,16 @@ describe('GET /authors/{author_id}/books/{book_id} (getBook)', () => {
     'getBook',
   );
   suite.check(
-    'GET /authors/{author_id}/books/{book_id} → a changed resource no longer matches its old ETag',
+    'GET /authors/{author_id}/books/{book_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getBook',
     { operationId: 'replaceBook', body: { title: 'a-sample' } },
+  );
+  suite.check(
+    'GET /authors/{author_id}/books/{book_id} → changed by PATCH, the resource no longer matches its old ETag',
+    checks.changesETag,
+    'getBook',
+    { operationId: 'updateBook', body: { title: 'a-sample' } },
   );
   suite.check(
     'GET /authors/{author_id}/books/{book_id} → returns only the fields named in fields',
@@ -968,6 +974,12 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
     'PATCH /authors/{author_id}/books/{book_id} → 404 RESOURCE_NOT_FOUND under a missing authors item',
     checks.notFoundUnderMissingParent,
     'updateBook',
+  );
+  suite.check(
+    'PATCH /authors/{author_id}/books/{book_id} → 200, changes title and nothing else',
+    checks.updatesOnlyWhatItNames,
+    'updateBook',
+    { title: 'a-sample' },
   );
   suite.check(
     'PATCH /authors/{author_id}/books/{book_id} → 422 VALIDATION_ERROR (body.title INVALID_TYPE) for title of the wrong type',

@@ -32,10 +32,14 @@ export interface ResourcePlan {
   parentParams: string[];
   operations: Partial<Record<'list' | 'read' | 'create' | 'replace' | 'update' | 'delete', string>>;
   sample?: Json;
+  /** Plain string fields of the sample: varied on every create, so unique constraints hold. */
+  variable?: { name: string; maxLength: number }[];
   /** Values for parent path parameters where the API describes no parent resource. */
   scope?: Record<string, string | number>;
-  unknownId: string | number;
+  unknownId?: string | number;
+  unknownParents: Record<string, string | number>;
   createdField?: string;
+  updatedField?: string;
 }
 
 export interface OperationPlan {
@@ -139,11 +143,21 @@ export interface Suite {
   credentials: Credentials;
   request(plan: OperationPlan, options?: RequestOptions): Promise<Answer>;
   send(method: string, path: string, options?: RequestOptions): Promise<Answer>;
-  /** A new item of the resource, under a new parent item where it has one. */
-  create(resource: string, overrides?: JsonObject, parent?: Item): Promise<Item>;
-  /** A new parent item, for a collection that starts empty. */
+  /** A new item of the resource, in `scope` (its parents' path parameters) or under a new parent item. */
+  create(
+    resource: string,
+    overrides?: JsonObject,
+    scope?: Record<string, string | number>,
+  ): Promise<Item>;
+  /** The resource's sample body, its plain strings made unique to this call. */
+  sampleBody(resource: string): JsonObject;
+  /** An item created some other way (a check's own POST), to delete afterwards. */
+  track(item: Item): void;
+  /** The path parameters of a new parent item: a collection of the resource that starts empty. */
   scopeFor(resource: string): Promise<Record<string, string | number>>;
-  /** Resources the API cannot create, with (up to two) items found in them when the suite started. */
+  /** Why an item of the resource cannot be had (created or found), if it cannot. */
+  unavailable(resource: string): string | undefined;
+  /** Resources the API cannot create, with (up to three) items found in them when the suite started. */
   found: Record<string, Item[]>;
   /** X-RateLimit-Limit as the probe (see ConnectOptions) saw it. */
   rateLimit?: number;
@@ -244,6 +258,7 @@ class HttpSuite implements Suite {
   found: Record<string, Item[]> = {};
   rateLimit?: number;
   private readonly created: { item: Item; remove: OperationPlan }[] = [];
+  private creates = 0;
   private readonly scopes = new Map<string, Promise<Item>>();
 
   constructor(
@@ -300,35 +315,62 @@ class HttpSuite implements Suite {
     }
   }
 
-  async create(resource: string, overrides: JsonObject = {}, parent?: Item): Promise<Item> {
+  async create(
+    resource: string,
+    overrides: JsonObject = {},
+    scope?: Record<string, string | number>,
+  ): Promise<Item> {
     const plan = API.resources[resource]!;
     const create = operation(plan.operations.create!);
-    const path = plan.parent ? (parent?.path ?? (await this.scopeFor(resource))) : {};
-    const body = { ...(plan.sample as JsonObject), ...overrides };
+    const path = scope ?? (await this.scopeFor(resource));
+    const body = { ...this.sampleBody(resource), ...overrides };
     const answer = await this.request(create, { path, body });
     if (answer.status !== create.status)
       throw new Error(
         `Could not create test data: ${create.method} ${create.path} answered ${excerpt(answer)}`,
       );
     const item = itemOf(resource, answer.body?.data, path);
-    const remove = plan.operations.delete;
-    if (remove) this.created.push({ item, remove: operation(remove) });
+    this.track(item);
     return item;
+  }
+
+  sampleBody(resource: string): JsonObject {
+    const plan = API.resources[resource]!;
+    return { ...(plan.sample as JsonObject), ...varied(plan, ++this.creates) };
+  }
+
+  track(item: Item): void {
+    const remove = API.resources[item.resource]!.operations.delete;
+    if (remove) this.created.push({ item, remove: operation(remove) });
   }
 
   async scopeFor(resource: string): Promise<Record<string, string | number>> {
     const plan = API.resources[resource]!;
     if (!plan.parent) return plan.scope ?? {};
     const parentPlan = API.resources[plan.parent]!;
-    if (!parentPlan.operations.create) {
-      const found = this.found[plan.parent]?.[0];
-      if (!found)
-        throw new Error(
-          `No ${plan.parent} item to put ${resource} under: the API cannot create one and none exists.`,
-        );
-      return found.path;
+    const parent = parentPlan.operations.create
+      ? await this.create(plan.parent)
+      : this.found[plan.parent]?.[0];
+    if (!parent)
+      throw new Error(
+        `No ${plan.parent} item to put ${resource} under: ${this.unavailable(plan.parent)}.`,
+      );
+    return scopeUnder(parent, plan);
+  }
+
+  unavailable(resource: string): string | undefined {
+    const plan = API.resources[resource]!;
+    if (plan.scope && !this.inProcess)
+      return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
+    if (plan.operations.create && plan.sample !== undefined) {
+      const missing = credentialMissing(this, operation(plan.operations.create));
+      if (missing) return `creating ${resource} items needs a credential: ${missing}`;
+      return plan.parent ? this.unavailable(plan.parent) : undefined;
     }
-    return (await this.create(plan.parent)).path;
+    if (this.found[resource]?.length) return undefined;
+    if (plan.operations.create)
+      return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
+    return `the API cannot create ${resource} items and the service has none`;
   }
 
   /** An item of each resource the API cannot create, so reads of it can be tried. */
@@ -338,18 +380,24 @@ class HttpSuite implements Suite {
       const list = operation(resource.operations.list);
       if (resource.parent) continue; // under an item of another resource: none to list under yet
       const scope = resource.scope ?? {};
-      const answer = await this.request(list, { path: scope, query: { limit: 2 } });
+      const answer = await this.request(list, { path: scope, query: { limit: 3 } });
       const data: unknown[] =
         answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
       this.found[name] = data.map((item) => itemOf(name, item, scope));
     }
   }
 
-  /** Deletes what the suite created, children before their parents. */
+  /** Deletes what the suite created, children before their parents; says what it could not. */
   async cleanup(): Promise<void> {
+    const left: string[] = [];
     for (const { item, remove } of this.created.reverse()) {
-      await this.request(remove, { path: item.path }).catch(() => undefined);
+      const answer = await this.request(remove, { path: item.path }).catch(() => undefined);
+      // 404: already gone (a check deleted it, or its parent took it along).
+      if (!answer || (answer.status >= 300 && answer.status !== 404))
+        left.push(`${item.resource} ${item.id}${answer ? ` (${answer.status})` : ''}`);
     }
+    if (left.length > 0)
+      console.warn(`The conformance suite could not delete what it created: ${left.join(', ')}`);
   }
 
   private authHeaders(auth: Auth): Record<string, string> {
@@ -385,7 +433,7 @@ function authFor(suite: Suite, plan: OperationPlan): Auth {
   return 'full';
 }
 
-function credentialMissing(suite: Suite, plan: OperationPlan): string | undefined {
+export function credentialMissing(suite: Suite, plan: OperationPlan): string | undefined {
   if (plan.security.public) return undefined;
   const { token, apiKey } = suite.credentials;
   if (plan.security.schemes.includes('bearer') && token) return undefined;
@@ -394,6 +442,36 @@ function credentialMissing(suite: Suite, plan: OperationPlan): string | undefine
     return 'it takes no credential the suite can send (only Bearer and API key headers)';
   return `set ${plan.security.schemes.map((scheme) => (scheme === 'bearer' ? 'API_TOKEN' : 'API_KEY')).join(' or ')}`;
 }
+
+/**
+ * A child's parent parameters from its parent item's path: by position, as
+ * the child's path may name them differently (`/owners/{id}` and
+ * `/owners/{owner_id}/pets`).
+ */
+function scopeUnder(parent: Item, child: ResourcePlan): Record<string, string | number> {
+  const parentPlan = API.resources[parent.resource]!;
+  const values = [
+    ...parentPlan.parentParams,
+    ...(parentPlan.idParam ? [parentPlan.idParam] : []),
+  ].map((name) => parent.path[name]!);
+  return Object.fromEntries(child.parentParams.map((name, index) => [name, values[index]!]));
+}
+
+/** The plain string fields of a body, made unique to this create: a unique constraint must not refuse test data. */
+function varied(plan: ResourcePlan, count: number): JsonObject {
+  const suffix = `-${RUN}${count.toString(36)}`;
+  return Object.fromEntries(
+    (plan.variable ?? []).flatMap(({ name, maxLength }) => {
+      const value = (plan.sample as JsonObject)[name];
+      return typeof value === 'string' && suffix.length < maxLength
+        ? [[name, `${value.slice(0, maxLength - suffix.length)}${suffix}`]]
+        : [];
+    }),
+  );
+}
+
+/** Tells this run's data apart from another's. */
+const RUN = Date.now().toString(36).slice(-5);
 
 export function fillPath(path: string, values: Record<string, string | number>): string {
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => {

@@ -137,10 +137,24 @@ export class MemoryCollection<Item> {
       : this.rows.get(keyOf(scope, path[this.options.idParam] as string | number));
   }
 
+  /** The path parameters that name one item: its parents', then its own. */
+  get itemParams(): string[] {
+    return [...(this.options.scope ?? []), this.options.idParam];
+  }
+
   /** Where the path's items live: undefined when their parent is missing. */
   private scopeOf(path: Path): string | undefined {
-    if (this.options.parent && !this.options.parent.find(path)) return undefined;
-    return (this.options.scope ?? []).map((param) => String(path[param])).join('/');
+    const scope = this.options.scope ?? [];
+    // The parent's own paths may name the same ids differently (`/owners/{id}`, `/owners/{owner_id}/pets`): by position.
+    const parent = this.options.parent;
+    if (
+      parent &&
+      !parent.find(
+        Object.fromEntries(parent.itemParams.map((name, index) => [name, path[scope[index]!]])),
+      )
+    )
+      return undefined;
+    return scope.map((param) => String(path[param])).join('/');
   }
 
   private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
