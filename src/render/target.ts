@@ -52,3 +52,14 @@ export interface Target {
   /** Its files; a file still being made elsewhere (a worker) may come as a promise. */
   render(input: RenderInput): Promise<(RenderedFile | Promise<RenderedFile>)[]>;
 }
+
+/** How a file is formatted follows from its name: TypeScript (and JavaScript), JSON, or as written. */
+export function formatOf(path: string): FileFormat {
+  if (/\.(ts|js)$/.test(path)) return 'typescript';
+  return path.endsWith('.json') ? 'json' : 'as-is';
+}
+
+/** A file printed by one template, formatted as its name says. */
+export function templateFile(renderer: Renderer, template: string, path: string, view: object, kind: FileKind): OutputFile {
+  return { path, contents: renderer.render(template, view), kind, format: formatOf(path) };
+}

@@ -1,11 +1,6 @@
-import { resolveConfig } from '../../src/config.js';
-import { applyConventions } from '../../src/conventions/index.js';
-import { buildModel } from '../../src/model/index.js';
 import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.js';
 import { apiTests, conformanceView, type TestView } from '../../src/render/targets/conformance/view.js';
-import { loadResources } from '../../src/resources.js';
-
-const { fragments } = loadResources();
+import { mergedModel } from '../model.js';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const ok = (schema?: unknown) => ({ description: 'ok', ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }) });
 const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
@@ -56,9 +51,8 @@ function build(versioning = 'url') {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' }, apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Token' } },
     },
   };
-  const merged = applyConventions(document, fragments);
-  const model = buildModel(merged.document, resolveConfig(merged.document));
-  return { model, view: conformanceView(model, merged.document) };
+  const merged = mergedModel(document);
+  return { model: merged.model, view: conformanceView(merged.model, merged.document) };
 }
 
 const { model, view } = build();

@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { sampleOf, valuesOf, violationsOf } from '../../src/openapi/sample.js';
+import { sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
 
 const document: OpenApiDocument = {
   openapi: '3.1.0',

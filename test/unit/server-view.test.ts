@@ -1,11 +1,6 @@
-import { resolveConfig } from '../../src/config.js';
-import { applyConventions } from '../../src/conventions/index.js';
-import { buildModel } from '../../src/model/index.js';
 import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.js';
 import { handlerFileOf, serverView, type RouteView } from '../../src/render/targets/server/view.js';
-import { loadResources } from '../../src/resources.js';
-
-const { fragments } = loadResources();
+import { mergedModel } from '../model.js';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const ok = (schema?: unknown) => ({ description: 'ok', ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }) });
 const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
@@ -56,9 +51,8 @@ function view() {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' }, apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
     },
   };
-  const merged = applyConventions(document, fragments);
-  const model = buildModel(merged.document, resolveConfig(merged.document));
-  return { model, view: serverView(model, merged.document) };
+  const merged = mergedModel(document);
+  return { model: merged.model, view: serverView(merged.model, merged.document) };
 }
 
 const { model, view: server } = view();
@@ -160,8 +154,8 @@ describe('server view: a DELETE that answers the deleted resource', () => {
       },
       components: { schemas: { Tag: { type: 'object', properties: { id: { type: 'string' } } } } },
     };
-    const merged = applyConventions(document, fragments);
-    const routes = serverView(buildModel(merged.document, resolveConfig(merged.document)), merged.document).routes;
+    const merged = mergedModel(document);
+    const routes = serverView(merged.model, merged.document).routes;
     expect(routes[1]).toMatchObject({ kind: 'delete', hasData: true, returnType: 'TagsTypes.DeleteTagData | undefined', storeMethod: 'take' });
   });
 });

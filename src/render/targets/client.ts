@@ -5,7 +5,7 @@
  * `src/generated/resources/`.
  */
 import type { OperationModel } from '../../model/index.js';
-import type { Target } from '../target.js';
+import { templateFile, type Target } from '../target.js';
 import { answerOf, operationTypeNames, typeModules, typesNamespace } from './resource-types.js';
 import { commentText } from './server/view.js';
 
@@ -35,8 +35,8 @@ export const clientTarget: Target = {
       ...(model.config.versioning.mechanism === 'header' ? { version: model.config.versioning.version } : {}),
     };
     return [
-      { path: 'src/client/runtime.ts', contents: renderer.render('client/runtime.ts.hbs', {}), kind: 'generated', format: 'typescript' },
-      { path: 'src/client/index.ts', contents: renderer.render('client/index.ts.hbs', view), kind: 'generated', format: 'typescript' },
+      templateFile(renderer, 'client/runtime.ts.hbs', 'src/client/runtime.ts', {}, 'generated'),
+      templateFile(renderer, 'client/index.ts.hbs', 'src/client/index.ts', view, 'generated'),
     ];
   },
 };

@@ -3,7 +3,7 @@
  * generated `.gitattributes` that marks generated files as such, so code
  * review collapses them.
  */
-import type { Target } from '../target.js';
+import { templateFile, type Target } from '../target.js';
 
 /** Generated paths as .gitattributes patterns; kept in step with the targets' outputs. */
 const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', 'src/client/**', 'test/conformance/**', '.specforge/manifest.json', '.gitattributes'];
@@ -13,13 +13,8 @@ export const projectTarget: Target = {
   async render({ model, renderer, specName }) {
     const view = { title: model.title, version: model.version, specName, basePath: model.basePath };
     return [
-      { path: 'README.md', contents: renderer.render('project/README.md.hbs', view), kind: 'scaffold', format: 'as-is' },
-      {
-        path: '.gitattributes',
-        contents: renderer.render('project/gitattributes.hbs', { generated: GENERATED_PATTERNS }),
-        kind: 'generated',
-        format: 'as-is',
-      },
+      templateFile(renderer, 'project/README.md.hbs', 'README.md', view, 'scaffold'),
+      templateFile(renderer, 'project/gitattributes.hbs', '.gitattributes', { generated: GENERATED_PATTERNS }, 'generated'),
     ];
   },
 };

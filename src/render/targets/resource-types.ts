@@ -6,7 +6,7 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
 import { pascalCase } from '../../openapi/names.js';
-import type { Target } from '../target.js';
+import { templateFile, type Target } from '../target.js';
 
 interface Alias {
   name: string;
@@ -46,12 +46,7 @@ export const resourceTypesTarget: Target = {
           aliases: aliasesOf(operation),
         })),
       };
-      return {
-        path: `src/generated/resources/${name}.ts`,
-        contents: renderer.render('types/resource.ts.hbs', view),
-        kind: 'generated' as const,
-        format: 'typescript' as const,
-      };
+      return templateFile(renderer, 'types/resource.ts.hbs', `src/generated/resources/${name}.ts`, view, 'generated');
     });
   },
 };

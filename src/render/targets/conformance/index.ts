@@ -5,15 +5,21 @@
  * (what the suite knows of the API), `schemas.json` (the response schemas)
  * and one test file per resource come from the spec.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { OpenApiDocument } from '../../../openapi/document.js';
+import { PACKAGE_ROOT } from '../../../resources.js';
 import { lookup, type OperationObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
 import { successResponse, jsonSchemaOf } from '../../../openapi/classify.js';
 import type { ApiModel } from '../../../model/index.js';
-import type { OutputFile, Target } from '../../target.js';
+import { templateFile, type OutputFile, type Target } from '../../target.js';
 import { apiTests, conformanceView } from './view.js';
 
 const DIRECTORY = 'test/conformance';
+
+/** The plan's types, written into the project as they are (see ./plan.ts): the generator and the suite share them. */
+const PLAN_SOURCE = readFileSync(join(PACKAGE_ROOT, 'src/render/targets/conformance/plan.ts'), 'utf8');
 
 /** Modules the same for every API: template name → file. */
 const FIXED = ['harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts', 'jest.config.js', 'sequencer.cjs'];
@@ -23,16 +29,17 @@ export const conformanceTarget: Target = {
   async render({ document, model, renderer }) {
     const view = conformanceView(model, document);
     const api = apiTests(model);
-    const file = (name: string, contents: string, format: OutputFile['format']): OutputFile => ({ path: `${DIRECTORY}/${name}`, contents, kind: 'generated', format });
-    const typescript = (name: string, template: string, data: object) => file(name, renderer.render(`conformance/${template}`, data), name.endsWith('.ts') || name.endsWith('.js') ? 'typescript' : 'as-is');
+    const printed = (name: string, template: string, data: object) => templateFile(renderer, `conformance/${template}`, `${DIRECTORY}/${name}`, data, 'generated');
+    // Data, written as JSON without prettier: on a large API it runs to megabytes.
+    const data = (name: string, value: unknown, indent?: number): OutputFile => ({ path: `${DIRECTORY}/${name}`, contents: `${JSON.stringify(value, null, indent)}\n`, kind: 'generated', format: 'as-is' });
     return [
-      ...FIXED.map((name) => typescript(name, `${name}.hbs`, {})),
-      file('tsconfig.json', renderer.render('conformance/tsconfig.json.hbs', {}), 'json'),
-      // Data, written as JSON without prettier: on a large API it runs to megabytes.
-      file('api.json', `${JSON.stringify(view.api, null, 2)}\n`, 'as-is'),
-      file('schemas.json', `${JSON.stringify(responseSchemas(document, model))}\n`, 'as-is'),
-      ...view.files.map((resource) => typescript(`${resource.file}.test.ts`, 'resource.test.ts.hbs', resource)),
-      ...(api ? [typescript('conventions.test.ts', 'conventions.test.ts.hbs', api), typescript('rate-limit.test.ts', 'rate-limit.test.ts.hbs', api.rateLimit)] : []),
+      { path: `${DIRECTORY}/plan.ts`, contents: PLAN_SOURCE, kind: 'generated', format: 'typescript' },
+      ...FIXED.map((name) => printed(name, `${name}.hbs`, {})),
+      printed('tsconfig.json', 'tsconfig.json.hbs', {}),
+      data('api.json', view.api, 2),
+      data('schemas.json', responseSchemas(document, model)),
+      ...view.files.map((resource) => printed(`${resource.file}.test.ts`, 'resource.test.ts.hbs', resource)),
+      ...(api ? [printed('conventions.test.ts', 'conventions.test.ts.hbs', api), printed('rate-limit.test.ts', 'rate-limit.test.ts.hbs', api.rateLimit)] : []),
     ];
   },
 };

@@ -6,7 +6,8 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
-import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from '../../../openapi/sample.js';
+import type { ApiPlan, OperationPlan, ResourcePlan } from './plan.js';
+import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { answerOf, ROOT_MODULE } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
@@ -28,55 +29,8 @@ export interface TestFileView {
   operations: OperationTestsView[];
 }
 
-export interface ResourcePlan {
-  shape: string;
-  idParam?: string;
-  parent?: string;
-  /** The path parameters that place an item under its parents, outermost first. */
-  parentParams: string[];
-  /** Its operations by kind. */
-  operations: Partial<Record<OperationModel['kind'], string>>;
-  /** A valid create body. */
-  sample?: unknown;
-  /** Its plain string fields: varied per create, so unique constraints hold. */
-  variable?: { name: string; maxLength: number }[];
-  /** Values for parent path parameters where the API describes no parent resource to create. */
-  scope?: Record<string, unknown>;
-  /** An id no item has (valid for the id's schema); none where its schema has a pattern. */
-  unknownId?: string | number;
-  /** Ids no parent item has, per parent path parameter. */
-  unknownParents: Record<string, string | number>;
-  createdField?: string;
-  updatedField?: string;
-}
-
-export interface OperationPlan {
-  method: string;
-  path: string;
-  kind: OperationModel['kind'];
-  status: number;
-  resource?: string;
-  hasData: boolean;
-  security: { public: boolean; schemes: string[]; scopes: string[] };
-  body?: { contentType: string; sample: unknown };
-  paging?: { style: string; defaultLimit: number; maxLimit: number };
-  /** Query parameters it declares. */
-  query: string[];
-}
-
 export interface ConformanceView {
-  api: {
-    title: string;
-    basePath: string;
-    versioning: { url: boolean; header: boolean; version: number };
-    bodyLimit: number;
-    validationStatus: number;
-    rateLimit: { limit: number; windowSeconds: number };
-    apiKeyHeader: string;
-    scopes: string[];
-    resources: Record<string, ResourcePlan>;
-    operations: Record<string, OperationPlan>;
-  };
+  api: ApiPlan;
   files: TestFileView[];
 }
 
@@ -168,8 +122,13 @@ function unknownIdFor(schema: SchemaObject | undefined): string | number | undef
 }
 
 /** Any valid value will do for a parent the API does not describe. */
-function madeUpScope(document: OpenApiDocument, operations: OperationModel[], params: string[]): Record<string, unknown> {
-  return Object.fromEntries(params.map((name) => [name, sampleOf(document, idParameterSchema(document, operations, name) ?? { type: 'string' }) ?? 'sample']));
+function madeUpScope(document: OpenApiDocument, operations: OperationModel[], params: string[]): Record<string, string | number> {
+  return Object.fromEntries(
+    params.map((name) => {
+      const value = sampleOf(document, idParameterSchema(document, operations, name) ?? { type: 'string' });
+      return [name, typeof value === 'string' || typeof value === 'number' ? value : 'sample'];
+    }),
+  );
 }
 
 function idParameterSchema(document: OpenApiDocument, operations: OperationModel[], name: string): SchemaObject | undefined {

@@ -11,7 +11,7 @@ import { sha256 } from '../../../hash.js';
 import type { ApiModel } from '../../../model/index.js';
 import { kebabCase } from '../../../openapi/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
-import type { OutputFile, Target } from '../../target.js';
+import { templateFile, type OutputFile, type Target } from '../../target.js';
 import { compileValidatorsBeside, validatorInputs } from './validators.js';
 import { commentText, serverView, type ServerView } from './view.js';
 
@@ -52,18 +52,8 @@ export const serverTarget: Target = {
       kind: 'generated',
       format: 'as-is',
     });
-    const generated = (path: string, template: string, data: object): OutputFile => ({
-      path: `src/generated/${path}`,
-      contents: renderer.render(`server/generated/${template}`, data),
-      kind: 'generated',
-      format: 'typescript',
-    });
-    const scaffold = (path: string, template: string, data: object, format: OutputFile['format'] = 'typescript'): OutputFile => ({
-      path,
-      contents: renderer.render(`server/scaffold/${template}`, data),
-      kind: 'scaffold',
-      format,
-    });
+    const generated = (path: string, template: string, data: object) => templateFile(renderer, `server/generated/${template}`, `src/generated/${path}`, data, 'generated');
+    const scaffold = (path: string, template: string, data: object) => templateFile(renderer, `server/scaffold/${template}`, path, data, 'scaffold');
     const errors = Object.entries(ERRORS).map(([name, kind]) => ({ name, ...kind }));
     return [
       ...CONVENTIONS.map((name) => generated(`conventions/${name}.ts`, `conventions/${name}.ts.hbs`, { errors })),
@@ -78,9 +68,9 @@ export const serverTarget: Target = {
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
       scaffold('src/auth.ts', 'auth.ts.hbs', {}),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
-      scaffold('package.json', 'package.json.hbs', packageView(model), 'json'),
-      scaffold('tsconfig.json', 'tsconfig.json.hbs', {}, 'json'),
-      scaffold('.gitignore', 'gitignore.hbs', {}, 'as-is'),
+      scaffold('package.json', 'package.json.hbs', packageView(model)),
+      scaffold('tsconfig.json', 'tsconfig.json.hbs', {}),
+      scaffold('.gitignore', 'gitignore.hbs', {}),
     ];
   },
 };

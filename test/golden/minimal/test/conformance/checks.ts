@@ -7,6 +7,7 @@
  * harness. The test files only name which check applies to which operation.
  */
 import { expectDetail, expectError, expectStatus, expectSuccess, fail } from './assertions.js';
+import type { Violation } from './plan.js';
 import {
   API,
   fillPath,
@@ -373,13 +374,6 @@ export const notFoundUnderMissingParent: Check = {
 };
 
 // ── request bodies ──────────────────────────────────────────────────────────
-
-export interface Violation {
-  rule: string;
-  field: string;
-  code: string;
-  body: Json;
-}
 
 export const rejectsInvalidBody: Check<Violation> = {
   skip: needsItem,

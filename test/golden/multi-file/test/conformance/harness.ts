@@ -22,53 +22,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, test } from '@jest/globals';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type {
+  ApiPlan,
+  Json,
+  JsonObject,
+  OperationPlan as PlannedOperation,
+  ResourcePlan,
+} from './plan.js';
 
-export interface ResourcePlan {
-  shape: 'flat' | 'typed';
-  idParam?: string;
-  parent?: string;
-  parentParams: string[];
-  operations: Partial<Record<'list' | 'read' | 'create' | 'replace' | 'update' | 'delete', string>>;
-  sample?: Json;
-  /** Plain string fields of the sample: varied on every create, so unique constraints hold. */
-  variable?: { name: string; maxLength: number }[];
-  /** Values for parent path parameters where the API describes no parent resource. */
-  scope?: Record<string, string | number>;
-  unknownId?: string | number;
-  unknownParents: Record<string, string | number>;
-  createdField?: string;
-  updatedField?: string;
-}
+export type { Json, JsonObject, ResourcePlan };
 
-export interface OperationPlan {
-  operationId: string;
-  method: string;
-  path: string;
-  kind: 'list' | 'read' | 'create' | 'replace' | 'update' | 'delete' | 'other';
-  status: number;
-  resource?: string;
-  hasData: boolean;
-  security: { public: boolean; schemes: ('bearer' | 'apiKey')[]; scopes: string[] };
-  body?: { contentType: string; sample: Json };
-  paging?: { style: 'cursor' | 'offset'; defaultLimit: number; maxLimit: number };
-  query: string[];
-}
-
-export interface ApiPlan {
-  title: string;
-  basePath: string;
-  versioning: { url: boolean; header: boolean; version: number };
-  bodyLimit: number;
-  /** The status of a request that breaks the schema: 422 (or 400, as configured). */
-  validationStatus: number;
-  rateLimit: { limit: number; windowSeconds: number };
-  apiKeyHeader: string;
-  scopes: string[];
-  resources: Record<string, ResourcePlan>;
-  operations: Record<string, Omit<OperationPlan, 'operationId'>>;
-}
+/** An operation of the plan, with its id. */
+export type OperationPlan = PlannedOperation & { operationId: string };
 
 /** What the suite knows of the API, from the merged spec. */
 export const API = JSON.parse(

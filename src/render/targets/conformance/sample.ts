@@ -4,9 +4,8 @@
  * type, format and bounds), and bodies that each break one rule of it.
  * Deterministic: the same schema gives the same data on every run.
  */
-import { deref, isObject, type OpenApiDocument, type SchemaObject } from './document.js';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
+import type { Json, Violation } from './plan.js';
 
 /** A valid value for a request: read-only properties left out. */
 export function sampleOf(document: OpenApiDocument, schema: unknown, depth = 0): Json | undefined {
@@ -36,14 +35,6 @@ export function sampleOf(document: OpenApiDocument, schema: unknown, depth = 0):
     default:
       return undefined;
   }
-}
-
-/** A body that breaks one rule, the field it names, and the per-field code the conventions give that failure. */
-export interface Violation {
-  rule: string;
-  field: string;
-  code: string;
-  body: Json;
 }
 
 /** One violation per rule the schema's top-level properties state, each on an otherwise valid body. */

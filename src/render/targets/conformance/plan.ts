@@ -1,0 +1,72 @@
+/**
+ * The conformance plan (`test/conformance/api.json`): what the suite knows of
+ * an API. This is the one definition of its shape: specforge's conformance
+ * target builds the plan against it and writes this file, as it is, into
+ * every generated project, where the suite reads the plan through it. So it
+ * imports nothing.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export type OperationKind = 'list' | 'read' | 'create' | 'replace' | 'update' | 'delete' | 'other';
+
+export interface ResourcePlan {
+  shape: 'flat' | 'typed';
+  idParam?: string;
+  /** The resource its items live under. */
+  parent?: string;
+  /** The path parameters that place an item under its parents, outermost first. */
+  parentParams: string[];
+  /** Its operations by kind. */
+  operations: Partial<Record<Exclude<OperationKind, 'other'>, string>>;
+  /** A valid create body. */
+  sample?: Json;
+  /** Its plain string fields: varied per create, so unique constraints hold. */
+  variable?: { name: string; maxLength: number }[];
+  /** Values for parent path parameters where the API describes no parent resource to create. */
+  scope?: Record<string, string | number>;
+  /** An id no item has (valid for the id's schema); none where its schema has a pattern. */
+  unknownId?: string | number;
+  /** Ids no parent item has, per parent path parameter. */
+  unknownParents: Record<string, string | number>;
+  createdField?: string;
+  updatedField?: string;
+}
+
+export interface OperationPlan {
+  method: string;
+  path: string;
+  kind: OperationKind;
+  status: number;
+  resource?: string;
+  hasData: boolean;
+  /** `schemes`: the credentials it takes alone; `scopes`: what a credential needs (403 without). */
+  security: { public: boolean; schemes: ('bearer' | 'apiKey')[]; scopes: string[] };
+  body?: { contentType: string; sample: Json };
+  paging?: { style: 'cursor' | 'offset'; defaultLimit: number; maxLimit: number };
+  /** Query parameters it declares. */
+  query: string[];
+}
+
+/** A body that breaks one rule of its schema, the field it names, and the per-field code the conventions give that failure. */
+export interface Violation {
+  rule: string;
+  field: string;
+  code: string;
+  body: Json;
+}
+
+export interface ApiPlan {
+  title: string;
+  basePath: string;
+  versioning: { url: boolean; header: boolean; version: number };
+  bodyLimit: number;
+  /** The status of a request that breaks the schema: 422 (or 400, as configured). */
+  validationStatus: number;
+  rateLimit: { limit: number; windowSeconds: number };
+  apiKeyHeader: string;
+  scopes: string[];
+  resources: Record<string, ResourcePlan>;
+  operations: Record<string, OperationPlan>;
+}
