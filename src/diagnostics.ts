@@ -26,6 +26,8 @@ export const DIAGNOSTIC_CATALOG = {
     'Rename your component: the conventions own this name and define it differently.',
   TEMPLATES_NOT_FOUND: 'Pass a directory that exists to --templates.',
   TEMPLATE_ERROR: 'Fix the template at the position shown.',
+  OUTPUT_PATH_COLLISION:
+    'Two outputs were given one file name. This is a bug in specforge (or in a --templates override that names files): please report it with the spec.',
   OUTPUT_HAND_EDITED: 'Move your change into a scaffold file (they are never overwritten), or pass --force to discard it.',
   OUTPUT_NOT_OURS:
     'A file specforge did not write is in the way. Move it, or choose another --out directory.',

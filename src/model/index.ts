@@ -26,7 +26,8 @@ import {
   type RequestBodyObject,
 } from '../openapi/document.js';
 import { filterableFields, sortableFields } from '../openapi/fields.js';
-import { camelCase, kebabCase, operationIdFor, pascalCase, singular } from '../openapi/names.js';
+import { kebabCase, operationIdFor } from '../openapi/names.js';
+import { nameAll } from './naming.js';
 import { effectiveSecurity, isSecured } from '../openapi/security.js';
 import { basePathOf } from '../openapi/servers.js';
 import type {
@@ -49,7 +50,8 @@ export function buildModel(document: OpenApiDocument, config: Config): ApiModel 
     operations.push(model);
     addToResource(document, resources, model, operation);
   }
-  nameResources([...resources.values()]);
+  labelResources([...resources.values()]);
+  nameAll({ resources: [...resources.values()], operations, hasRoot: operations.some((operation) => !resources.has(operation.resource)) });
   return {
     title: document.info.title,
     version: document.info.version,
@@ -80,8 +82,9 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
   const operationId = operation.operationId ?? operationIdFor(method, path, new Set());
   return {
     operationId,
-    name: camelCase(operationId),
-    typeName: pascalCase(operationId),
+    // Named, distinctly, once every operation is known (./naming.ts).
+    name: '',
+    typeName: '',
     method,
     httpMethod: method.toUpperCase(),
     path,
@@ -131,7 +134,6 @@ function parametersOf(document: OpenApiDocument, pathItem: PathItemObject, opera
   for (const parameter of merged.values()) {
     grouped[parameter.in]?.push({
       name: parameter.name,
-      identifier: camelCase(parameter.name),
       in: parameter.in,
       required: parameter.in === 'path' || parameter.required === true,
       ...(parameter.description ? { description: parameter.description } : {}),
@@ -198,8 +200,11 @@ function newResource(key: string, pairs: { collection: string; idParams: string[
   return {
     key,
     name: collection,
-    identifier: camelCase(collection),
-    typeName: pascalCase(singular(collection)),
+    // Named, distinctly, once every resource is known (./naming.ts).
+    fileName: '',
+    identifier: '',
+    pascalName: '',
+    typeName: '',
     type: collection,
     idParams: [],
     parents: pairs.slice(0, -1).map((pair) => ({ collection: pair.collection, idParams: pair.idParams })),
@@ -230,13 +235,10 @@ function describeFields(document: OpenApiDocument, resource: ResourceModel, sour
 }
 
 /** `books` where that is unique; `authors-books` where two resources end in `books`. */
-function nameResources(resources: ResourceModel[]): void {
+function labelResources(resources: ResourceModel[]): void {
   const count = new Map<string, number>();
   for (const resource of resources) count.set(resource.name, (count.get(resource.name) ?? 0) + 1);
   for (const resource of resources) {
-    if ((count.get(resource.name) ?? 0) > 1) {
-      resource.name = kebabCase(resource.key.replace(/\//g, '-'));
-      resource.identifier = camelCase(resource.name);
-    }
+    if ((count.get(resource.name) ?? 0) > 1) resource.name = kebabCase(resource.key.replace(/\//g, '-')) || resource.key;
   }
 }

@@ -38,8 +38,6 @@ export interface SecurityModel {
 
 export interface ParameterModel {
   name: string;
-  /** A safe TypeScript identifier for the name. */
-  identifier: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   description?: string;
@@ -55,7 +53,7 @@ export interface ParametersByLocation {
 
 export interface OperationModel {
   operationId: string;
-  /** camelCase of the operationId: the method name in clients and handlers. */
+  /** camelCase of the operationId, distinct among operations: the method name in clients and handlers. */
   name: string;
   method: HttpMethod;
   /** Upper-case method, for printing. */
@@ -72,7 +70,7 @@ export interface OperationModel {
   deprecated: boolean;
   tags: string[];
   parameters: ParametersByLocation;
-  /** PascalCase of the operationId, prefix of the operation's type names. */
+  /** PascalCase of the operationId, prefix of the operation's type names (distinct with every suffix). */
   typeName: string;
   /** `jsonContentType`: the body's JSON media type, when it has one. */
   requestBody?: { required: boolean; contentTypes: string[]; jsonContentType?: string };
@@ -99,11 +97,15 @@ export interface FieldModel {
 export interface ResourceModel {
   /** Its collection segments joined, `authors/books`: unique in the API. */
   key: string;
-  /** Shortest unique name, `books` (or `authors-books` where `books` is ambiguous). */
+  /** Shortest unique label, `books` (or `authors-books` where `books` is ambiguous), as the spec spells it: for comments and data only. */
   name: string;
-  /** camelCase identifier of the name. */
+  /** Its file name without extension (`src/handlers/<fileName>.ts`…): portable, distinct case-insensitively. */
+  fileName: string;
+  /** camelCase binding: its handler object, its store collection. */
   identifier: string;
-  /** Singular PascalCase name for types, `Book`. */
+  /** PascalCase prefix of its handler interface and types namespace (`BooksHandlers`, `BooksTypes`). */
+  pascalName: string;
+  /** Singular PascalCase name of its item type, `Book`. */
   typeName: string;
   /** The resource kind used in the typed shape's `type`. */
   type: string;

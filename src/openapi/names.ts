@@ -4,17 +4,25 @@
  * gives the same name on every machine.
  */
 
-/** Splits `list-books`, `list_books`, `listBooks`, `ListBooks` into words. */
+/**
+ * Splits `list-books`, `list_books`, `listBooks`, `HTTPServer`, `книги_новые`
+ * into lower-case words. Word characters are letters, non-enclosing marks,
+ * decimal digits and letter numbers: all valid inside an identifier, none a
+ * joiner or a bidi control.
+ */
 export function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((word) => word.toLowerCase());
+  const spaced = text
+    .normalize('NFKC')
+    .replace(/(\p{Ll}|\p{Nd})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
+  return (spaced.match(/[\p{L}\p{Mn}\p{Mc}\p{Nd}\p{Nl}]+/gu) ?? []).map((word) => word.toLowerCase());
 }
 
-const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+/** Upper-cases the first character (a whole code point, whatever the script). */
+export function capitalize(word: string): string {
+  const [first = '', ...rest] = word;
+  return first.toUpperCase() + rest.join('');
+}
 
 export function camelCase(text: string): string {
   const [first = '', ...rest] = words(text);
@@ -46,15 +54,4 @@ export function singular(name: string): string {
   if (/(ches|shes|sses|xes|zes)$/i.test(name)) return name.slice(0, -2);
   if (/s$/i.test(name)) return name.slice(0, -1);
   return name;
-}
-
-/** Words TypeScript does not accept as a binding name. */
-const RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield await arguments eval'.split(' '),
-);
-
-/** camelCase, and usable as a variable or export name (`delete` → `delete_`). */
-export function bindingName(text: string): string {
-  const name = camelCase(text) || '_';
-  return RESERVED.has(name) ? `${name}_` : name;
 }

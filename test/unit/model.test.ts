@@ -175,12 +175,12 @@ describe('model: operations', () => {
 
   test('parameters grouped by location; path-item ones merged, the operation’s win', () => {
     const { parameters } = op(api, 'getBook');
-    expect(parameters.path).toEqual([{ name: 'book_id', identifier: 'bookId', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(parameters.path).toEqual([{ name: 'book_id', in: 'path', required: true, schema: { type: 'string' } }]);
     expect(parameters.query.map((p) => p.name)).toEqual(['lang', 'fields', 'include']);
-    expect(parameters.query[0]).toEqual({ name: 'lang', identifier: 'lang', in: 'query', required: false, description: 'Language', schema: { type: 'string' } });
-    expect(parameters.header.map((p) => [p.name, p.identifier, p.required])).toEqual([
-      ['X-Tenant', 'xTenant', true],
-      ['If-None-Match', 'ifNoneMatch', false],
+    expect(parameters.query[0]).toEqual({ name: 'lang', in: 'query', required: false, description: 'Language', schema: { type: 'string' } });
+    expect(parameters.header.map((p) => [p.name, p.required])).toEqual([
+      ['X-Tenant', true],
+      ['If-None-Match', false],
     ]);
     expect(parameters.header[0]!.schema).toEqual({ type: 'string', minLength: 1 });
     expect(parameters.cookie).toEqual([]);
@@ -200,7 +200,6 @@ describe('model: operations', () => {
       'cursor', 'limit', 'sort', 'order', 'fields', 'include', 'search', 'created_after', 'created_before', 'title', 'status', 'pages',
     ]);
     expect(parameters.query.find((p) => p.name === 'limit')!.schema).toMatchObject({ maximum: 100, default: 20 });
-    expect(parameters.query.find((p) => p.name === 'created_after')!.identifier).toBe('createdAfter');
   });
 
   test('paging only on lists', () => {

@@ -1,3 +1,4 @@
+import { render as renderFiles, type Target } from '../../src/render/index.js';
 import { createRenderer, type TemplateSet } from '../../src/render/handlebars.js';
 import { HELPERS, withoutOptions } from '../../src/render/helpers.js';
 import { diagnosticsOf } from '../helpers.js';
@@ -163,5 +164,26 @@ describe('createRenderer', () => {
   test('the same renderer renders a template many times, each view on its own', () => {
     const renderer = createRenderer(templates({ 'a.hbs': '{{n}}' }));
     expect([1, 2, 3].map((n) => renderer.render('a.hbs', { n }))).toEqual(['1', '2', '3']);
+  });
+});
+
+describe('render: output paths', () => {
+  const fileTarget = (paths: string[]): Target => ({
+    name: 'files',
+    async render() {
+      return paths.map((path) => ({ path, contents: 'x', kind: 'generated' as const, format: 'as-is' as const }));
+    },
+  });
+  const renderPaths = (paths: string[]) =>
+    renderFiles({ document: {} as never, model: {} as never, templates: new Map(), targets: [fileTarget(paths)], specName: 'api.yaml' });
+
+  test('two files on paths that differ only in case stop the run, naming both', async () => {
+    await expect(renderPaths(['src/a.ts', 'src/Books.ts', 'src/books.ts'])).rejects.toMatchObject({
+      diagnostics: [expect.objectContaining({ code: 'OUTPUT_PATH_COLLISION', message: 'src/Books.ts and src/books.ts would be one file' })],
+    });
+  });
+
+  test('distinct paths render, sorted', async () => {
+    expect((await renderPaths(['src/b.ts', 'src/a.ts'])).map((file) => file.path)).toEqual(['src/a.ts', 'src/b.ts']);
   });
 });

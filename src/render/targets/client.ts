@@ -6,14 +6,16 @@
  */
 import type { OperationModel } from '../../model/index.js';
 import { templateFile, type Target } from '../target.js';
-import { answerOf, operationTypeNames, typeModules, typesNamespace } from './resource-types.js';
-import { commentText } from './server/view.js';
+import { commentText, stringLiteral } from '../../model/names.js';
+import { answerOf, operationDoc, operationTypeNames, typeModules, typesModuleSpecifier } from './resource-types.js';
 
 interface ClientOperation {
   name: string;
+  /** Its doc comment: method, path and summary. */
+  doc: string;
+  /** The method and path, as string literals. */
   httpMethod: string;
   path: string;
-  summary: string;
   kind: 'ListOperation' | 'Operation';
   factory: 'list' | 'operation';
   params: string;
@@ -24,7 +26,7 @@ interface ClientOperation {
 export const clientTarget: Target = {
   name: 'client',
   async render({ model, renderer }) {
-    const modules = typeModules(model).map((module) => ({ name: module.name, namespace: typesNamespace(module.name), operations: module.operations }));
+    const modules = typeModules(model).map((module) => ({ ...module, specifier: typesModuleSpecifier(module.fileName, '../generated/') }));
     const namespaceOf = new Map(modules.flatMap((module) => module.operations.map((operation) => [operation.operationId, module.namespace] as const)));
     const view = {
       title: commentText(model.title),
@@ -54,9 +56,9 @@ function clientOperation(operation: OperationModel, namespace: string): ClientOp
   const { hasData, isList } = answerOf(operation);
   return {
     name: operation.name,
-    httpMethod: operation.httpMethod,
-    path: operation.path,
-    summary: commentText(operation.summary ?? ''),
+    doc: operationDoc(operation),
+    httpMethod: stringLiteral(operation.httpMethod),
+    path: stringLiteral(operation.path),
     kind: isList ? 'ListOperation' : 'Operation',
     factory: isList ? 'list' : 'operation',
     params: parts.join(' & '),

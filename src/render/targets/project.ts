@@ -3,6 +3,7 @@
  * generated `.gitattributes` that marks generated files as such, so code
  * review collapses them.
  */
+import { commentText, shellWord } from '../../model/names.js';
 import { templateFile, type Target } from '../target.js';
 
 /** Generated paths as .gitattributes patterns; kept in step with the targets' outputs. */
@@ -11,7 +12,14 @@ const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', 'src/clie
 export const projectTarget: Target = {
   name: 'project',
   async render({ model, renderer, specName }) {
-    const view = { title: model.title, version: model.version, specName, basePath: model.basePath };
+    // Markdown prose takes the spec's text on one line; shell commands take it as one quoted word.
+    const view = {
+      title: commentText(model.title),
+      version: commentText(model.version),
+      specName: commentText(specName),
+      specArgument: shellWord(specName),
+      baseUrl: shellWord(`http://127.0.0.1:3000${model.basePath}`),
+    };
     return [
       templateFile(renderer, 'project/README.md.hbs', 'README.md', view, 'scaffold'),
       templateFile(renderer, 'project/gitattributes.hbs', '.gitattributes', { generated: GENERATED_PATTERNS }, 'generated'),

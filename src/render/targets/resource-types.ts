@@ -5,7 +5,8 @@
  * clients import. A resource that leaves the spec takes its file with it.
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
-import { pascalCase } from '../../openapi/names.js';
+import { commentText, stringLiteral } from '../../model/names.js';
+import { ROOT_NAMES } from '../../model/naming.js';
 import { templateFile, type Target } from '../target.js';
 
 interface Alias {
@@ -13,48 +14,60 @@ interface Alias {
   type: string;
 }
 
-/** Operations that act on no resource (`GET /`) have their aliases in `root.ts`. */
-export const ROOT_MODULE = 'root';
+/** A types module: one per resource, and `root` for the operations on none. */
+export interface TypesModule {
+  /** Its file name, `src/generated/resources/<fileName>.ts`. */
+  fileName: string;
+  /** The namespace other modules import it under: `import type * as BooksTypes from …/books.js`. */
+  namespace: string;
+  /** What its comments call it. */
+  label: string;
+  resource?: ResourceModel;
+  operations: OperationModel[];
+}
 
-/** The name a generated file imports a types module under: `import type * as BooksTypes from …/books.js`. */
-export const typesNamespace = (module: string) => `${pascalCase(module)}Types`;
+/** The namespace a generated file imports a types module under. */
+export const typesNamespace = (names: { pascalName: string }) => `${names.pascalName}Types`;
+
+/** Its import specifier, as a string literal, given the way from the importing file to `src/generated/`. */
+export const typesModuleSpecifier = (fileName: string, toGenerated: './' | '../generated/') => stringLiteral(`${toGenerated}resources/${fileName}.js`);
 
 /** One module per resource, and `root` for the operations of none. */
-export function typeModules(model: ApiModel): { name: string; resource?: ResourceModel; operations: OperationModel[] }[] {
-  const modules = model.resources.map((resource) => ({
-    name: resource.name,
+export function typeModules(model: ApiModel): TypesModule[] {
+  const modules: TypesModule[] = model.resources.map((resource) => ({
+    fileName: resource.fileName,
+    namespace: typesNamespace(resource),
+    label: `the \`${resource.name}\` resource`,
     resource,
     operations: model.operations.filter((operation) => operation.resource === resource.key),
   }));
   const keys = new Set(model.resources.map((resource) => resource.key));
   const rest = model.operations.filter((operation) => !keys.has(operation.resource));
-  return rest.length > 0 ? [...modules, { name: ROOT_MODULE, operations: rest }] : modules;
+  const root = { fileName: ROOT_NAMES.fileName, namespace: typesNamespace(ROOT_NAMES), label: `the \`${ROOT_NAMES.fileName}\` resource`, operations: rest };
+  return rest.length > 0 ? [...modules, root] : modules;
 }
 
 export const resourceTypesTarget: Target = {
   name: 'resource-types',
   async render({ model, renderer }) {
-    return typeModules(model).map(({ name, resource, operations }) => {
+    return typeModules(model).map(({ fileName, label, resource, operations }) => {
       const view = {
-        name,
+        label: commentText(label),
         item: resource && itemAlias(resource, operations),
-        operations: operations.map((operation) => ({
-          httpMethod: operation.httpMethod,
-          path: operation.path,
-          // Printed in a `//` comment: one line, whatever the spec's summary holds.
-          summary: (operation.summary ?? '').replace(/\s+/g, ' ').trim(),
-          aliases: aliasesOf(operation),
-        })),
+        operations: operations.map((operation) => ({ doc: operationDoc(operation), aliases: aliasesOf(operation) })),
       };
-      return templateFile(renderer, 'types/resource.ts.hbs', `src/generated/resources/${name}.ts`, view, 'generated');
+      return templateFile(renderer, 'types/resource.ts.hbs', `src/generated/resources/${fileName}.ts`, view, 'generated');
     });
   },
 };
 
-const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+/** `GET /books: List books`, as a comment prints it. */
+export function operationDoc(operation: OperationModel): string {
+  return commentText(`${operation.httpMethod} ${operation.path}${operation.summary ? `: ${operation.summary}` : ''}`);
+}
 
 function operationType(operation: OperationModel): string {
-  return `operations[${quote(operation.operationId)}]`;
+  return `operations[${stringLiteral(operation.operationId)}]`;
 }
 
 /** The names of an operation's aliases, where the operation has that part. */
@@ -84,10 +97,10 @@ function aliasesOf(operation: OperationModel): Alias[] {
   if (names.path) aliases.push({ name: names.path, type: `${base}['parameters']['path']` });
   if (names.query) aliases.push({ name: names.query, type: `NonNullable<${base}['parameters']['query']>` });
   if (names.body) {
-    aliases.push({ name: names.body, type: `NonNullable<${base}['requestBody']>['content'][${quote(operation.requestBody!.jsonContentType!)}]` });
+    aliases.push({ name: names.body, type: `NonNullable<${base}['requestBody']>['content'][${stringLiteral(operation.requestBody!.jsonContentType!)}]` });
   }
   if (names.response && names.data) {
-    aliases.push({ name: names.response, type: `${base}['responses'][${operation.success.status}]['content'][${quote(operation.success.contentType!)}]` });
+    aliases.push({ name: names.response, type: `${base}['responses'][${operation.success.status}]['content'][${stringLiteral(operation.success.contentType!)}]` });
     aliases.push({ name: names.data, type: `${names.response}['data']` });
   }
   return aliases;

@@ -38,7 +38,8 @@ export const conformanceTarget: Target = {
       printed('tsconfig.json', 'tsconfig.json.hbs', {}),
       data('api.json', view.api, 2),
       data('schemas.json', responseSchemas(document, model)),
-      ...view.files.map((resource) => printed(`${resource.file}.test.ts`, 'resource.test.ts.hbs', resource)),
+      // In a folder of their own: no resource name can reach the suite's fixed files.
+      ...view.files.map((resource) => printed(`resources/${resource.file}.test.ts`, 'resource.test.ts.hbs', resource)),
       ...(api ? [printed('conventions.test.ts', 'conventions.test.ts.hbs', api), printed('rate-limit.test.ts', 'rate-limit.test.ts.hbs', api.rateLimit)] : []),
     ];
   },

@@ -8,7 +8,9 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../../model/ind
 import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
 import type { ApiPlan, OperationPlan, ResourcePlan } from './plan.js';
 import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
-import { answerOf, ROOT_MODULE } from '../resource-types.js';
+import { commentText } from '../../../model/names.js';
+import { ROOT_NAMES } from '../../../model/naming.js';
+import { answerOf } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
 export interface TestView {
@@ -152,8 +154,8 @@ function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<st
   const methodsTested = new Set<string>();
   for (const operation of model.operations) {
     const resource = resources.get(operation.resource);
-    const file = resource?.name ?? ROOT_MODULE;
-    const view = files.get(file) ?? { file, label: resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root', operations: [] };
+    const file = (resource ?? ROOT_NAMES).fileName;
+    const view = files.get(file) ?? { file, label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'), operations: [] };
     files.set(file, view);
     const tests = testsOf({ model, document, operation, resource, plan: resource && plans[resource.name] });
     // One wrong method per path, with the path's first operation.
@@ -354,7 +356,7 @@ export function apiTests(model: ApiModel): ApiTestsView | undefined {
   ];
   return {
     probe: probe.operationId,
-    probeTitle: `${probe.httpMethod} ${probe.path}`,
+    probeTitle: commentText(`${probe.httpMethod} ${probe.path}`),
     tests,
     rateLimit: { name: `${probe.httpMethod} ${probe.path}: X-RateLimit-Remaining counts down, then 429 RATE_LIMITED with Retry-After`, probe: probe.operationId },
   };

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { ERRORS } from '../../../conventions/errors.js';
 import { sha256 } from '../../../hash.js';
 import type { ApiModel } from '../../../model/index.js';
-import { kebabCase } from '../../../openapi/names.js';
+import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
 import { templateFile, type OutputFile, type Target } from '../../target.js';
 import { compileValidatorsBeside, validatorInputs } from './validators.js';
-import { commentText, serverView, type ServerView } from './view.js';
+import { serverView, type ServerView } from './view.js';
 
 /** The modules of `src/generated/conventions/`, one template each. */
 const CONVENTIONS = [
@@ -112,7 +112,8 @@ function packageView(model: ApiModel): object {
   const versions = { ...own.devDependencies, ...own.dependencies };
   const range = (name: string) => ({ name, version: `^${versions[name]!.replace(/^[~^]/, '')}` });
   return {
-    packageName: kebabCase(model.title) || 'service',
+    // A valid npm package name whatever the title: lower-case ASCII, digits and dashes.
+    packageName: fileStem(model.title, 'service'),
     version: model.version,
     description: model.title,
     dependencies: RUNTIME_DEPENDENCIES.map(range),

@@ -141,7 +141,7 @@ function moduleOf(code: string): string {
     "import type { Validator } from '../conventions/validation.js';",
     '',
     'const require = createRequire(import.meta.url);',
-    code.replace(/^"use strict";/, '').replace(/export const (\w+) = /g, 'export const $1: Validator = '),
+    code.replace(/^"use strict";/, '').replace(/export const ([\p{ID_Continue}$]+) = /gu, 'export const $1: Validator = '),
     '',
   ].join('\n');
 }

@@ -5,29 +5,29 @@
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import { itemSchemaOf } from '../../../openapi/classify.js';
-import { bindingName, pascalCase, singular } from '../../../openapi/names.js';
-import { answerOf, itemTypeName, operationTypeNames, ROOT_MODULE, typesNamespace } from '../resource-types.js';
-
-/** Operations that act on no resource (`GET /`) are grouped under the name of their types module. */
-const ROOT_GROUP = ROOT_MODULE;
+import { singular } from '../../../openapi/names.js';
+import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
+import { ROOT_NAMES } from '../../../model/naming.js';
+import { answerOf, itemTypeName, operationDoc, operationTypeNames, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
   name: string;
+  /** Its doc comment: method, path and summary. */
+  doc: string;
   /** The handler group (a property of `Handlers`). */
   group: string;
   method: string;
   httpMethod: string;
   path: string;
   routePath: string;
-  summary: string;
   /** What the scaffold's placeholder for a non-CRUD operation answers (501). */
   unimplemented: string;
   kind: OperationModel['kind'];
   status: number;
   hasData: boolean;
   security: { public: boolean; alternatives: { scheme: string; scopes: string[] }[][] };
-  /** Export name of its validators. */
+  /** Export name of its validators: `…Validator`, a name ajv never gives its own functions. */
   validator: string;
   body?: { contentTypes: string[]; required: boolean };
   paging?: { style: string; defaultLimit: number; maxLimit: number; filters: string[]; createdField?: string };
@@ -47,10 +47,13 @@ export interface GroupView {
   identifier: string;
   /** File name under `src/handlers/` (and `src/generated/resources/`). */
   file: string;
+  /** The handler file's import specifier from `src/generated/`, a string literal. */
+  handlerModule: string;
   label: string;
   interfaceName: string;
-  /** Its module of named types under `src/generated/resources/`. */
+  /** Its module of named types under `src/generated/resources/`, as `src/generated/` and `src/store/` import it. */
   typesModule: string;
+  storeTypesModule: string;
   namespace: string;
   /** The resource's field names: what `fields` may list. */
   fields: string[];
@@ -79,7 +82,7 @@ export interface ServerView {
   groups: GroupView[];
   routes: RouteView[];
   /** Collections in declaration order: every parent before its children. */
-  collections: (CollectionView & { typesModule: string; namespace: string })[];
+  collections: (CollectionView & { storeTypesModule: string; namespace: string })[];
 }
 
 const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
@@ -93,21 +96,19 @@ const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
 
 /** Where each operation is implemented: `src/handlers/<resource>.ts`. */
 export function handlerFileOf(model: ApiModel, operation: OperationModel): string {
-  return `src/handlers/${groupName(model.resources.find((candidate) => candidate.key === operation.resource))}.ts`;
+  return `src/handlers/${(model.resources.find((candidate) => candidate.key === operation.resource) ?? ROOT_NAMES).fileName}.ts`;
 }
-
-const groupName = (resource: ResourceModel | undefined) => resource?.name ?? ROOT_GROUP;
 
 export function serverView(model: ApiModel, document: OpenApiDocument): ServerView {
   const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
   const groups = new Map<string, GroupView>();
   const routes: RouteView[] = [];
-  const validators = new Set<string>();
+  const validators = identifierRegistry();
   for (const operation of model.operations) {
     const resource = resources.get(operation.resource);
     const group = groups.get(operation.resource) ?? newGroup(resource);
     groups.set(operation.resource, group);
-    const route = routeView({ model, operation, resource, group, resources, validator: unique(bindingName(operation.operationId), validators) });
+    const route = routeView({ model, operation, resource, group, resources, validator: validators.claim(identifierName(`${operation.operationId} validator`, { case: 'camel', fallback: 'operation', ascii: true })) });
     group.operations.push(route);
     routes.push(route);
   }
@@ -116,16 +117,9 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
   for (const key of stored) groups.get(key)!.collection = collectionView({ resource: resources.get(key)!, resources, stored, document, model });
   const collections = [...groups.values()]
     .filter((group) => group.collection)
-    .map((group) => ({ ...group.collection!, typesModule: group.typesModule, namespace: group.namespace }))
+    .map((group) => ({ ...group.collection!, storeTypesModule: group.storeTypesModule, namespace: group.namespace }))
     .sort((a, b) => depth(a, groups) - depth(b, groups));
   return { groups: [...groups.values()], routes, collections };
-}
-
-function unique(name: string, taken: Set<string>): string {
-  let candidate = name;
-  for (let n = 2; taken.has(candidate); n++) candidate = `${name}${n}`;
-  taken.add(candidate);
-  return candidate;
 }
 
 function depth(collection: CollectionView, groups: Map<string, GroupView>): number {
@@ -136,15 +130,17 @@ function depth(collection: CollectionView, groups: Map<string, GroupView>): numb
 }
 
 function newGroup(resource: ResourceModel | undefined): GroupView {
-  const name = groupName(resource);
+  const names = resource ?? ROOT_NAMES;
   return {
-    key: bindingName(name),
-    identifier: bindingName(name),
-    file: name,
-    label: commentText(resource ? `${name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
-    interfaceName: `${pascalCase(name)}Handlers`,
-    typesModule: name,
-    namespace: typesNamespace(name),
+    key: names.identifier,
+    identifier: names.identifier,
+    file: names.fileName,
+    handlerModule: stringLiteral(`../handlers/${names.fileName}.js`),
+    label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
+    interfaceName: `${names.pascalName}Handlers`,
+    typesModule: typesModuleSpecifier(names.fileName, './'),
+    storeTypesModule: typesModuleSpecifier(names.fileName, '../generated/'),
+    namespace: typesNamespace(names),
     fields: resource?.fields.map((field) => field.name) ?? [],
     operations: [],
   };
@@ -167,12 +163,12 @@ function routeView({ model, operation, resource, group, resources, validator }: 
   return {
     operationId: operation.operationId,
     name: operation.name,
+    doc: operationDoc(operation),
     group: group.key,
     method: operation.method,
     httpMethod: operation.httpMethod,
     path: operation.path,
     routePath: operation.routePath,
-    summary: commentText(operation.summary ?? ''),
     unimplemented: `${operation.httpMethod} ${operation.path} is not implemented yet.`,
     kind,
     status: operation.success.status,
@@ -200,9 +196,6 @@ function routeView({ model, operation, resource, group, resources, validator }: 
     ...(resource && STORE_METHODS[kind] && (hasData || kind === 'delete') ? { storeMethod: kind === 'delete' && hasData ? 'take' : STORE_METHODS[kind] } : {}),
   };
 }
-
-/** Spec text printed inside a comment: one line, and unable to end the comment. */
-export const commentText = (text: string) => text.replace(/\s+/g, ' ').trim().replace(/\*\//g, '*\\/');
 
 function securityView(model: ApiModel, operation: OperationModel): RouteView['security'] {
   const kinds = new Map(model.securitySchemes.map((scheme) => [scheme.name, scheme.kind === 'other' ? 'unsupported' : scheme.kind]));
@@ -270,13 +263,13 @@ function collectionView({ resource, resources, stored, document, model }: Collec
   const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
   return {
-    variable: bindingName(resource.name),
-    itemType: item ? `${typesNamespace(resource.name)}.${item}` : 'Record<string, unknown>',
+    variable: resource.identifier,
+    itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
     type: resource.type,
     shape: resource.shape,
     idParam: resource.idParams[0] ?? 'id',
     ids: idField?.type === 'integer' ? 'integer' : 'uuid',
-    ...(parent ? { parent: bindingName(parent.name) } : {}),
+    ...(parent ? { parent: parent.identifier } : {}),
     scope: parentParams,
     pathFields: parentParams.filter((param) => resource.fields.some((field) => field.name === param)),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),

@@ -26,7 +26,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       public: false,
       alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
     },
-    parameters: parameters.getNote,
+    parameters: parameters.getNoteValidator,
     shape: 'flat',
     fields: FIELDS.notes,
     includes: [],

@@ -3,11 +3,11 @@
 
 /**
  * Conformance of notes (/notes/{note_id}): one test per operation and convention that
- * applies to it. The checks live in ./checks.ts.
+ * applies to it. The checks live in ../checks.ts.
  */
 import { describe } from '@jest/globals';
-import * as checks from './checks.js';
-import { connect } from './harness.js';
+import * as checks from '../checks.js';
+import { connect } from '../harness.js';
 
 const suite = await connect();
 

@@ -1,0 +1,120 @@
+/**
+ * Hostile names: path keys, operationIds and titles that try to break out of
+ * the code they are printed in, collide with each other or with the output's
+ * own files, or have no word a file name can be made of. Each fixture in
+ * test/fixtures/hostile/name-*.yaml generates (exit 0), writes nothing
+ * outside --out, gives every file a portable name of its own, type-checks,
+ * and keeps every piece of spec text inside a string literal or a comment.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { readTree } from '../helpers.js';
+import { HOSTILE, listTree, runInSandbox, sandbox, STACK_LINE, type Sandbox } from '../hostile.js';
+import { compile, linkDependencies } from '../service.js';
+
+/** What the injection fixture's text says wherever it tries to become code. */
+const MARKER = 'PWNED';
+
+/** Tokens that hold text without it being code. */
+const TEXT_TOKENS = new Set([
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+  ts.SyntaxKind.TemplateHead,
+  ts.SyntaxKind.TemplateMiddle,
+  ts.SyntaxKind.TemplateTail,
+  ts.SyntaxKind.SingleLineCommentTrivia,
+  ts.SyntaxKind.MultiLineCommentTrivia,
+  ts.SyntaxKind.RegularExpressionLiteral,
+]);
+
+/** The code of a TypeScript file with every string literal and comment taken out. */
+function codeOutsideText(source: string): string {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, source);
+  let code = '';
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    // A `}` may close a template's substitution: rescan it as the template's continuation.
+    if (kind === ts.SyntaxKind.CloseBraceToken) kind = scanner.reScanTemplateToken(false);
+    if (!TEXT_TOKENS.has(kind)) code += `${scanner.getTokenText()} `;
+  }
+  return code;
+}
+
+/** Lower-case ASCII, digits, `-` and `.` only, no leading dot, no empty segment. */
+const PORTABLE_PATH = /^(?:[a-z0-9][a-z0-9._-]*\/)*[a-z0-9][a-z0-9._-]*$/;
+/** The files the generator names itself (the rest take spec names). */
+const OWN_FIXED_FILES = new Set(['.gitignore', '.gitattributes', '.specforge/manifest.json', 'README.md']);
+
+interface Generated {
+  box: Sandbox;
+  files: Map<string, string>;
+}
+
+const generated = new Map<string, Generated>();
+
+async function generateFixture(name: string): Promise<Generated> {
+  const box = sandbox({ [`${name}.yaml`]: readFileSync(join(HOSTILE, `${name}.yaml`), 'utf8') });
+  const run = await runInSandbox(box, ['generate', `spec/${name}.yaml`, '--out', 'out', '--quiet']);
+  expect({ code: run.result.code, stack: STACK_LINE.test(run.result.stderr), outside: run.outside }).toEqual({ code: 0, stack: false, outside: [] });
+  const result = { box, files: readTree(box.out) };
+  generated.set(name, result);
+  return result;
+}
+
+afterAll(() => {
+  for (const { box } of generated.values()) box.cleanup();
+});
+
+const FIXTURES = ['name-injection', 'name-case-collision', 'name-nested-collision', 'name-reserved', 'name-operation-collision', 'name-odd-segments'];
+
+describe.each(FIXTURES)('%s', (name) => {
+  test('generates, writing only inside --out, every file under a portable name of its own', async () => {
+    const { files, box } = await generateFixture(name);
+    const paths = [...files.keys()];
+    expect(paths.filter((path) => !OWN_FIXED_FILES.has(path) && !PORTABLE_PATH.test(path))).toEqual([]);
+    const lowerCase = new Set(paths.map((path) => path.toLowerCase()));
+    expect(lowerCase.size).toBe(paths.length);
+    // Every file the run produced is on disk: none was written over another.
+    const manifest = JSON.parse(files.get('.specforge/manifest.json')!) as { files: Record<string, unknown> };
+    expect(Object.keys(manifest.files).sort()).toEqual(paths.filter((path) => path !== '.specforge/manifest.json').sort());
+    expect([...listTree(box.out).keys()].some((path) => path.startsWith('..'))).toBe(false);
+  });
+
+  test('no spec text outside a string literal or comment', () => {
+    const { files } = generated.get(name)!;
+    const code = [...files].filter(([path]) => /\.(ts|js|cjs)$/.test(path));
+    expect(code.length).toBeGreaterThan(10);
+    const leaks = code.filter(([, source]) => codeOutsideText(source).includes(MARKER)).map(([path]) => path);
+    expect(leaks).toEqual([]);
+  });
+
+  test('the service and its conformance suite type-check', async () => {
+    const { box } = generated.get(name)!;
+    linkDependencies(box.out);
+    expect(await compile(box.out, { emit: false })).toBe('');
+    expect(await compile(join(box.out, 'test/conformance'), { emit: false })).toBe('');
+  });
+});
+
+test('the marker check finds code the scanner sees outside literals (it can fail)', () => {
+  expect(codeOutsideText(`const a = 'PWNED'; // PWNED\n/* PWNED */ const b = \`\${x}PWNED\`;`)).not.toContain(MARKER);
+  expect(codeOutsideText(`import x from 'a.js';console.log('x');PWNED();`)).toContain(MARKER);
+  expect(codeOutsideText('const b = `${PWNED}`;')).toContain(MARKER);
+});
+
+test('the injection fixture does carry its marker into the output (so its check means something)', () => {
+  const { files } = generated.get('name-injection')!;
+  expect([...files.values()].filter((source) => source.includes(MARKER)).length).toBeGreaterThan(3);
+});
+
+test('collisions get distinct, deterministic names', () => {
+  const handlers = (name: string) => [...generated.get(name)!.files.keys()].filter((path) => path.startsWith('src/handlers/')).sort();
+  expect(handlers('name-case-collision')).toEqual(['src/handlers/books-2.ts', 'src/handlers/books-3.ts', 'src/handlers/books.ts']);
+  expect(handlers('name-nested-collision')).toEqual(['src/handlers/a-b-items-2.ts', 'src/handlers/a-b-items.ts']);
+  const suite = [...generated.get('name-reserved')!.files.keys()].filter((path) => path.startsWith('test/conformance/'));
+  expect(suite).toEqual(expect.arrayContaining(['test/conformance/conventions.test.ts', 'test/conformance/rate-limit.test.ts', 'test/conformance/resources/conventions.test.ts', 'test/conformance/resources/rate-limit.test.ts']));
+  const client = generated.get('name-operation-collision')!.files.get('src/client/index.ts')!;
+  expect(client).toMatch(/getUserNames: /);
+  expect(client).toMatch(/getUserNames2: /);
+  expect(client).toMatch(/getUserNames3: /);
+});
