@@ -24,6 +24,11 @@ import { store } from '../store/index.js';
 export const genres: GenresHandlers = {
   listGenres: (request) => {
     if (request.headers['x-fault'] === 'reject') void Promise.reject(new Error('forgotten rejection'));
+    if (request.headers['x-fault'] === 'throw') {
+      setTimeout(() => {
+        throw new Error('escaped exception');
+      }, 50);
+    }
     if (request.headers['x-fault'] === 'leak') {
       // As HTTP clients' errors do: the request's headers ride along as properties.
       throw Object.assign(new Error('upstream refused'), { headers: request.headers, config: { headers: { Authorization: 'Bearer secret-token' } } });
@@ -290,5 +295,15 @@ describe('the server', () => {
     await until(() => other.process.exitCode !== null, 'the service to exit');
     expect(other.process.exitCode).toBe(0);
     for (const connection of [idle, busy]) connection.socket.destroy();
+  });
+
+  // Before: Node's default printed the stack without the request id and exited 1 at once, cutting requests in flight.
+  test('an uncaught exception is logged with its request id, then the service drains and exits 1', async () => {
+    const answer = await call(plain, 'GET', '/genres', { headers: { 'x-fault': 'throw', 'x-request-id': 'throwing-1' } });
+    expect(answer.status).toBe(200);
+    await until(() => plain.process.exitCode !== null, 'the service to exit');
+    expect(plain.process.exitCode).toBe(1);
+    expect(plain.output()).toMatch(/\[throwing-1\] Uncaught exception \(the service stops\): Error: escaped exception/);
+    expect(plain.output()).toContain('finishing requests in flight');
   });
 });
