@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERRORS } from '../../../conventions/errors.js';
-import { sha256 } from '../../../hash.js';
 import type { ApiModel } from '../../../model/index.js';
 import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
@@ -21,6 +20,7 @@ const CONVENTIONS = [
   'body',
   'caching',
   'errors',
+  'logging',
   'operation',
   'paging',
   'rate-limit',
@@ -96,9 +96,14 @@ function serviceSettings(model: ApiModel): object {
     rateLimit: model.config.rateLimit,
     bodyLimit: model.config.bodyLimit,
     validationStatus: model.config.validation.status,
-    // Stable across runs and machines, so instances agree; production sets CURSOR_SECRET.
-    defaultCursorSecret: sha256(`specforge cursor secret: ${model.title}`).slice(0, 32),
+    realm: realmOf(model.title),
   };
+}
+
+/** A quoted-string's safe subset (RFC 9110 §5.6.4): printable ASCII without `"` and `\`; never empty. */
+export function realmOf(title: string): string {
+  const printable = title.replace(/[^\x20-\x7e]|["\\]/g, '').trim().slice(0, 100);
+  return printable === '' ? 'api' : printable;
 }
 
 /** The spec's API key headers; X-API-Key, the conventions' own, when it declares none. */

@@ -6,12 +6,14 @@
  * envelope, identity, rate limit, version), then the routes; each operation
  * then authorizes, validates and answers (see conventions/operation.ts).
  */
+import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import type { Authenticate } from './conventions/auth.js';
+import type { BodyBounds } from './conventions/body.js';
+import { errorLoggerFor, redactionOf, type ErrorLogger } from './conventions/logging.js';
 import type { OperationContext } from './conventions/operation.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './conventions/rate-limit.js';
 import { requestConventions } from './conventions/request.js';
-import { logToStderr, type ErrorLogger } from './conventions/respond.js';
 import { routesFor } from './conventions/router.js';
 import { integerFromEnv } from './conventions/serve.js';
 import type { ServiceState } from './conventions/state.js';
@@ -37,29 +39,54 @@ export interface ServiceOptions {
   handlers?: Handlers;
   /** Defaults: the spec's configuration, overridden by RATE_LIMIT and RATE_LIMIT_WINDOW (seconds). */
   rateLimit?: { limit?: number; windowSeconds?: number; store?: RateLimitStore };
-  /** Signs list cursors; every instance of the service must share it. Default: CURSOR_SECRET. */
+  /** Signs list cursors; every instance of the service must share it. Default: CURSOR_SECRET, else a random key of this process. */
   cursorSecret?: string;
+  /** How much structure a JSON body may have. Defaults: BODY_MAX_DEPTH (64) and BODY_MAX_MEMBERS (10,000). */
+  bodyBounds?: Partial<BodyBounds>;
+  /** Default: stderr, without credentials (logging.ts; LOG_REDACT_HEADERS names more headers to hide). */
   logError?: ErrorLogger;
 }
 
-function defaultCursorSecret(): string {
+/** Without CURSOR_SECRET, a key no one else can know; its price is that cursors stop at this process. */
+function processCursorSecret(): string {
   console.warn(
-    'CURSOR_SECRET is not set: list cursors are signed with a default anyone can read in the source. Set it in production.',
+    'CURSOR_SECRET is not set: list cursors are signed with a random key of this process, so a cursor works only on the instance that issued it and not after a restart. Set the same CURSOR_SECRET on every instance.',
   );
-  return SERVICE.defaultCursorSecret;
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Koa's proxy settings. TRUST_PROXY=true only behind a proxy you run: it lets
+ * X-Forwarded-For and X-Forwarded-Proto say who the client is (the rate
+ * limit counts by it). PROXY_HOPS, the number of proxies you run in front,
+ * must then be given: only the address the outermost of them saw counts, the
+ * rest of X-Forwarded-For is the client's to invent.
+ */
+function proxySettings(): { proxy: boolean; maxIpsCount?: number } {
+  const trust = process.env.TRUST_PROXY ?? '';
+  if (trust === '' || trust === 'false') return { proxy: false };
+  if (trust !== 'true') throw new Error(`TRUST_PROXY=${trust} is neither true nor false.`);
+  if ((process.env.PROXY_HOPS ?? '') === '')
+    throw new Error(
+      'TRUST_PROXY=true needs PROXY_HOPS: the number of proxies you run in front of the service.',
+    );
+  return { proxy: true, maxIpsCount: integerFromEnv('PROXY_HOPS', 1, { min: 1 }) };
 }
 
 export function createApp(options: ServiceOptions): Koa<ServiceState> {
-  // Behind a proxy, only the address the nearest PROXY_HOPS proxies saw counts: the rest of X-Forwarded-For is the client's to invent.
-  const app = new Koa<ServiceState>({
-    proxy: process.env.TRUST_PROXY === 'true',
-    maxIpsCount: integerFromEnv('PROXY_HOPS', 1, { min: 1 }),
-  });
+  const app = new Koa<ServiceState>(proxySettings());
+  const redaction = redactionOf(SERVICE.apiKeyHeaders);
   const context: OperationContext<Handlers> = {
     handlers: options.handlers ?? handlers,
     routes: new Map(ROUTES.map((route) => [route.operationId, route])),
-    cursorSecret: options.cursorSecret ?? process.env.CURSOR_SECRET ?? defaultCursorSecret(),
+    cursorSecret: options.cursorSecret ?? (process.env.CURSOR_SECRET || processCursorSecret()),
     validationStatus: SERVICE.validationStatus,
+    realm: { name: SERVICE.realm, apiKeyHeaders: SERVICE.apiKeyHeaders },
+    bodyBounds: {
+      maxDepth: options.bodyBounds?.maxDepth ?? integerFromEnv('BODY_MAX_DEPTH', 64, { min: 1 }),
+      maxMembers:
+        options.bodyBounds?.maxMembers ?? integerFromEnv('BODY_MAX_MEMBERS', 10_000, { min: 1 }),
+    },
   };
   app.use(
     requestConventions({
@@ -75,7 +102,7 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
         store: options.rateLimit?.store ?? new MemoryRateLimitStore(),
       },
       acceptedVersion: SERVICE.versioning.header ? SERVICE.versioning.version : undefined,
-      log: options.logError ?? logToStderr,
+      log: options.logError ?? errorLoggerFor(redaction),
     }),
   );
   app.use(

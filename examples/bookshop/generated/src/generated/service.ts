@@ -14,6 +14,6 @@ export const SERVICE = {
   bodyLimit: 1048576,
   /** The status of a request that breaks the schema: 422, or 400 where so configured. */
   validationStatus: 422,
-  /** Used when CURSOR_SECRET is not set: fine on one machine, set CURSOR_SECRET in production. */
-  defaultCursorSecret: 'f395cbe8aed6da58e77647163421c11a',
+  /** The protection space a 401's `WWW-Authenticate` names: the title, in the characters a quoted header value allows. */
+  realm: 'Bookshop API',
 } as const;

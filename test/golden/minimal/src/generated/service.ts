@@ -14,6 +14,6 @@ export const SERVICE = {
   bodyLimit: 1048576,
   /** The status of a request that breaks the schema: 422, or 400 where so configured. */
   validationStatus: 422,
-  /** Used when CURSOR_SECRET is not set: fine on one machine, set CURSOR_SECRET in production. */
-  defaultCursorSecret: 'cc6db6881f098c229c342c94a803d5f5',
+  /** The protection space a 401's `WWW-Authenticate` names: the title, in the characters a quoted header value allows. */
+  realm: 'Minimal Notes API',
 } as const;

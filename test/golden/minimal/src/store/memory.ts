@@ -160,8 +160,9 @@ export class MemoryCollection<Item> {
   private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
     const stored = this.find(path);
     if (!stored) return undefined;
-    stored.row = change(stored.row);
-    if (this.options.updatedField) stored.row[this.options.updatedField] = new Date().toISOString();
+    const row = change(stored.row);
+    if (this.options.updatedField) row[this.options.updatedField] = new Date().toISOString();
+    stored.row = storable(row);
     return this.present<Out>(stored.row);
   }
 
@@ -175,7 +176,7 @@ export class MemoryCollection<Item> {
   }
 
   private insert(row: Row, scope: string): Stored {
-    const stored = { row, scope, seq: this.seq++ };
+    const stored = { row: storable(row), scope, seq: this.seq++ };
     this.rows.set(keyOf(scope, row.id), stored);
     return stored;
   }
@@ -216,6 +217,24 @@ export class MemoryCollection<Item> {
 
 const keyOf = (scope: string, id: string | number) => `${scope}/${String(id)}`;
 
+/**
+ * The row as JSON will show it, or an error before anything is stored: an item
+ * that cannot be serialized (a cycle, a BigInt, nesting too deep) would fail
+ * every later read of its list. The copy also keeps the caller's objects
+ * out of the store.
+ */
+function storable(row: Row): Row {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(row);
+  } catch (error) {
+    throw new Error(
+      `The item cannot be stored: it is not serializable as JSON (${(error as Error).message}).`,
+    );
+  }
+  return JSON.parse(text) as Row;
+}
+
 function pick(row: Row, fields: string[]): Partial<Row> {
   return Object.fromEntries(
     fields.filter((field) => field in row).map((field) => [field, row[field]]),
@@ -233,7 +252,7 @@ function positionOf(stored: Stored, sort: SortKey[]): PositionOf {
 }
 
 function afterPosition(sorted: Stored[], position: PositionOf, sort: SortKey[]): number {
-  // The cursor is signed, but its signing secret may be the public default: check what it holds.
+  // The cursor is signed, but a leaked secret or another version of this store may have signed it: check what it holds.
   const valid =
     typeof position === 'object' &&
     position !== null &&

@@ -4,7 +4,10 @@
 /**
  * Reads a JSON request body: 415 for another media type, 413 past the size
  * limit (before reading, when Content-Length already says so), 400 for text
- * that is not JSON. The body is validated afterwards, with the parameters.
+ * that is not JSON, 413 for JSON nested too deep or with too many members
+ * (checked before validation: a validator, a store or a serializer that
+ * recurses would fail on it). A client that hangs up mid-body gets no answer
+ * and is no error of ours. The body is validated afterwards, with the parameters.
  */
 import type { Context } from 'koa';
 import { errors } from './errors.js';
@@ -17,20 +20,54 @@ export interface BodyRule {
   limit: number;
 }
 
+/** How much structure a parsed body may have, whatever its size in bytes. */
+export interface BodyBounds {
+  /** Nesting levels: `{"a":[1]}` has 2. */
+  maxDepth: number;
+  /** Object members and array elements, all levels together. */
+  maxMembers: number;
+}
+
 /** `NO_BODY` when the request has none: validation reports it if the body is required. */
 export const NO_BODY = Symbol('no body');
 
-export async function readJsonBody(ctx: Context, rule: BodyRule): Promise<unknown> {
+export async function readJsonBody(
+  ctx: Context,
+  rule: BodyRule,
+  bounds: BodyBounds,
+): Promise<unknown> {
   if (ctx.request.length === 0) return NO_BODY;
   const type = ctx.request.is('json', '+json');
   if (type === null) return NO_BODY; // Koa's answer when the request has no body at all
   if (type === false) throw errors.unsupportedMediaType(rule.contentTypes);
   const text = await readText(ctx, rule.limit);
   if (text.trim() === '') return NO_BODY;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw errors.badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  checkBounds(body, bounds);
+  return body;
+}
+
+/** 413 when the body nests deeper or holds more members than `bounds`; walked without recursion. */
+export function checkBounds(body: unknown, { maxDepth, maxMembers }: BodyBounds): void {
+  const pending: { value: unknown; depth: number }[] = [{ value: body, depth: 1 }];
+  let members = 0;
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > maxDepth)
+      throw errors.bodyTooComplex(`The request body nests deeper than ${maxDepth} levels.`);
+    const children = Array.isArray(value) ? value : Object.values(value);
+    members += children.length;
+    if (members > maxMembers)
+      throw errors.bodyTooComplex(
+        `The request body holds more than ${maxMembers} members and elements.`,
+      );
+    for (const child of children) pending.push({ value: child, depth: depth + 1 });
   }
 }
 
@@ -61,6 +98,8 @@ function readText(ctx: Context, limit: number): Promise<string> {
     ctx.req.once('end', () =>
       size > limit ? reject(tooLarge(false)) : resolve(Buffer.concat(chunks).toString('utf8')),
     );
-    ctx.req.once('error', reject);
+    // A client gone mid-body (an `aborted` error, or just `close`) is no failure of the service: no 500, nothing logged.
+    ctx.req.once('error', (error) => reject(ctx.req.complete ? error : errors.clientGone()));
+    ctx.req.once('close', () => reject(errors.clientGone())); // after `end`, a no-op
   });
 }

@@ -4,22 +4,15 @@
 /**
  * Whatever a later step or a handler throws leaves as the error envelope
  * with the request id. Unexpected errors are logged here (with the request
- * id, never a credential) and answered as a 500 that reveals nothing.
+ * id, never a credential: see logging.ts) and answered as a 500 that reveals
+ * nothing.
  */
 import type { ParameterizedContext } from 'koa';
 import { asApiError } from './errors.js';
+import type { ErrorLogger } from './logging.js';
 import type { ServiceState } from './state.js';
 
-export type ErrorLogger = (entry: {
-  requestId: string;
-  method: string;
-  path: string;
-  error: unknown;
-}) => void;
-
-export const logToStderr: ErrorLogger = ({ requestId, method, path, error }) => {
-  console.error(`[${requestId}] ${method} ${path} failed:`, error);
-};
+export { logToStderr, type ErrorLogger } from './logging.js';
 
 export function answerError(
   ctx: ParameterizedContext<ServiceState>,

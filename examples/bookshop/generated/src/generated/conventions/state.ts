@@ -2,10 +2,12 @@
 // Source: openapi.yaml
 
 /** What the conventions' middleware learn about a request, shared through `ctx.state`. */
-import type { Principal } from './auth.js';
+import type { CredentialScheme, Principal } from './auth.js';
 
 export interface ServiceState {
   requestId: string;
   /** The authenticated caller; undefined when anonymous or when the credential was rejected (public operations still answer). */
   principal: Principal | undefined;
+  /** The scheme of the credential the request carried, accepted or not: a 401's challenge depends on it. */
+  presented: CredentialScheme | undefined;
 }

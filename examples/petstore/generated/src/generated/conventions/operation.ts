@@ -7,8 +7,14 @@
  * paging, sparse fieldsets, included relations and conditional GETs.
  */
 import type { Context, ParameterizedContext } from 'koa';
-import { authorize, type Principal, type SecurityRequirement } from './auth.js';
-import { NO_BODY, readJsonBody, type BodyRule } from './body.js';
+import {
+  authorize,
+  type Caller,
+  type Principal,
+  type Realm,
+  type SecurityRequirement,
+} from './auth.js';
+import { NO_BODY, readJsonBody, type BodyBounds, type BodyRule } from './body.js';
 import { entityTag, latest, notModified } from './caching.js';
 import { errors } from './errors.js';
 import {
@@ -88,6 +94,9 @@ export interface OperationContext<Handlers> {
   routes: ReadonlyMap<string, OperationRoute<Handlers>>;
   cursorSecret: string;
   validationStatus: number;
+  /** What a 401 challenges the client with. */
+  realm: Realm;
+  bodyBounds: BodyBounds;
 }
 
 type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unknown>, unknown> & {
@@ -105,7 +114,7 @@ export function operation<Handlers>(
 ): OperationHandler {
   const relations = route.includes.map((relation) => relation.name);
   return async (ctx, path) => {
-    authorize(route.security, ctx.state.principal);
+    authorize(route.security, ctx.state, context.realm);
     const request = await requestOf(ctx, path, route, context);
     // Checked before the handler runs: a request that names an unknown field changes nothing.
     const representation = {
@@ -123,7 +132,7 @@ async function requestOf<Handlers>(
   route: OperationRoute<Handlers>,
   context: OperationContext<Handlers>,
 ): Promise<AnyRequest> {
-  const body = route.body ? await readJsonBody(ctx, route.body) : NO_BODY;
+  const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
   const parameters = {
     path: path as Record<string, unknown>,
     query: { ...ctx.query } as Record<string, unknown>,
@@ -168,7 +177,7 @@ interface Answer<Handlers> {
 }
 
 async function answer<Handlers>(
-  ctx: Context,
+  ctx: ServiceContext,
   { route, context, request, result, fields, include }: Answer<Handlers>,
 ): Promise<void> {
   if (!route.hasData) {
@@ -184,7 +193,7 @@ async function answer<Handlers>(
   let shown = items.map((item) => sparse(item, fields, route.shape));
   if (include.length > 0) {
     const related = await Promise.all(
-      items.map((item) => relatedOf(item, include, { route, context, request })),
+      items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),
     );
     shown = shown.map((item, index) => embed(item, related[index]!, route.shape));
   }
@@ -252,12 +261,13 @@ async function relatedOf<Handlers>(
   item: unknown,
   names: string[],
   { route, context, request }: Pick<Answer<Handlers>, 'route' | 'context' | 'request'>,
+  caller: Caller,
 ): Promise<Record<string, unknown>> {
   const related: Record<string, unknown> = {};
   for (const relation of route.includes.filter((candidate) => names.includes(candidate.name))) {
     const target = context.routes.get(relation.operationId)!;
     // Included data is read as its own operation would read it: with its permissions.
-    authorize(target.security, request.principal);
+    authorize(target.security, caller, context.realm);
     const path = relation.itemParam
       ? { ...request.path, [relation.itemParam]: (item as { id?: unknown }).id }
       : request.path;

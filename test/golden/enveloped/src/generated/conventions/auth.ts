@@ -48,6 +48,7 @@ export async function identify(
   ctx.state.principal = undefined;
   const apiKey = apiKeyHeaders.map((header) => ctx.get(header)).find((value) => value !== '') ?? '';
   const credential = credentialOf(ctx.get('Authorization'), apiKey);
+  ctx.state.presented = credential?.scheme;
   if (credential) ctx.state.principal = await authenticate(credential);
 }
 
@@ -59,17 +60,27 @@ function credentialOf(authorization: string, apiKey: string): Credential | undef
   return authorization ? { scheme: 'bearer', secret: '' } : undefined;
 }
 
-/** 401 without a valid credential of an accepted scheme; 403 when it lacks a scope. */
-export function authorize(
-  requirement: SecurityRequirement,
-  principal: Principal | undefined,
-): void {
+/** Who asks: the principal, and the scheme of the credential sent (undefined when none was). */
+export interface Caller {
+  principal: Principal | undefined;
+  presented: CredentialScheme | undefined;
+}
+
+/** What a 401's `WWW-Authenticate` names: the protection space and the API key headers. */
+export interface Realm {
+  name: string;
+  apiKeyHeaders: readonly string[];
+}
+
+/** 401 (with a challenge) without a valid credential of an accepted scheme; 403 when it lacks a scope. */
+export function authorize(requirement: SecurityRequirement, caller: Caller, realm: Realm): void {
   if (requirement.public) return;
-  if (!principal) throw errors.unauthorized();
+  const { principal } = caller;
+  if (!principal) throw errors.unauthorized(challengeOf(requirement, caller, realm));
   const accepting = requirement.alternatives.filter((alternative) =>
     alternative.every((scheme) => scheme.scheme === principal.scheme),
   );
-  if (accepting.length === 0) throw errors.unauthorized();
+  if (accepting.length === 0) throw errors.unauthorized(challengeOf(requirement, caller, realm));
   const missing = accepting
     .map((alternative) =>
       alternative
@@ -79,4 +90,33 @@ export function authorize(
     .sort((a, b) => a.length - b.length)[0]!;
   if (missing.length > 0)
     throw errors.forbidden(`The credential lacks the scope ${missing.join(', ')}.`);
+}
+
+/**
+ * One challenge per scheme the operation accepts (RFC 9110 §11.6.1). Bearer as
+ * RFC 6750 §3 says: `error="invalid_token"` only when a bearer token was sent
+ * and refused. API keys have no registered scheme: `ApiKey` names the header
+ * to send the key in. An operation whose schemes the service cannot check gets
+ * the Bearer challenge, so a 401 always carries one.
+ */
+export function challengeOf(
+  requirement: SecurityRequirement,
+  caller: Caller,
+  realm: Realm,
+): string {
+  const schemes = new Set(requirement.alternatives.flat().map((scheme) => scheme.scheme));
+  const realmParam = `realm="${realm.name}"`;
+  const challenges: string[] = [];
+  if (schemes.has('bearer') || !schemes.has('apiKey')) {
+    challenges.push(
+      caller.presented === 'bearer'
+        ? `Bearer ${realmParam}, error="invalid_token"`
+        : `Bearer ${realmParam}`,
+    );
+  }
+  if (schemes.has('apiKey'))
+    challenges.push(
+      ...realm.apiKeyHeaders.map((header) => `ApiKey ${realmParam}, header="${header}"`),
+    );
+  return challenges.join(', ');
 }

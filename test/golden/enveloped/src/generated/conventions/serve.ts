@@ -2,40 +2,148 @@
 // Source: enveloped.yaml
 
 /**
- * Listening, and stopping gracefully: on SIGTERM or SIGINT the service stops
- * accepting connections, lets requests in flight finish, then exits.
+ * Listening, with timeouts from the environment, and stopping gracefully.
+ *
+ * On SIGTERM or SIGINT the service stops accepting connections, answers the
+ * requests in flight with `Connection: close` (so no client sends another
+ * request on a connection about to go), closes idle keep-alive connections,
+ * and exits 0 once every connection is gone; after SHUTDOWN_GRACE_MS it
+ * closes what is left and exits 1.
+ *
+ * Faults outside any request's error handling: an unhandled promise rejection
+ * is logged (with the request id when a request set it off) and the service
+ * keeps serving: the rejected promise's work is lost, but nothing else is
+ * left half-done. An uncaught exception is logged and the service stops as
+ * on SIGTERM, exiting 1: a synchronous throw that escaped may have left any
+ * state half-changed, so Node's advice is not to carry on (a supervisor
+ * starts a fresh process); requests in flight still get their answers.
  */
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import { SERVICE } from '../service.js';
+import { currentRequestId, describeError, redactionOf, type Redaction } from './logging.js';
+
+/** In milliseconds. */
+export interface ServerTimeouts {
+  /** To receive a request's headers: a client that sends them slowly is cut off with 408 (slowloris). */
+  headersTimeoutMs: number;
+  /** To receive a whole request, body included. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open; behind a load balancer, longer than its idle timeout. */
+  keepAliveTimeoutMs: number;
+  /** How long requests in flight may take to finish once asked to stop. */
+  shutdownGraceMs: number;
+}
 
 export interface ServeOptions {
   port: number;
   host: string;
-  /** How long requests in flight may take to finish once asked to stop. */
-  shutdownTimeoutMs?: number;
+  /** Default: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, SHUTDOWN_GRACE_MS (see `timeoutsFromEnv`). */
+  timeouts?: Partial<ServerTimeouts>;
+}
+
+/** The environment's timeouts, or defaults stricter than Node's own (60 s for headers, 5 min per request). */
+export function timeoutsFromEnv(): ServerTimeouts {
+  const timeouts = {
+    headersTimeoutMs: integerFromEnv('HEADERS_TIMEOUT_MS', 10_000, { min: 1 }),
+    requestTimeoutMs: integerFromEnv('REQUEST_TIMEOUT_MS', 30_000, { min: 1 }),
+    keepAliveTimeoutMs: integerFromEnv('KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 1 }),
+    shutdownGraceMs: integerFromEnv('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+  };
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
+    throw new Error(
+      `HEADERS_TIMEOUT_MS (${timeouts.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${timeouts.requestTimeoutMs}): the headers are part of the request.`,
+    );
+  }
+  return timeouts;
 }
 
 export function serve(
   app: Koa<any, any>,
-  { port, host, shutdownTimeoutMs = 10_000 }: ServeOptions,
+  { port, host, timeouts: given = {} }: ServeOptions,
 ): Promise<Server> {
+  const timeouts = { ...timeoutsFromEnv(), ...given };
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      // Node checks the two timeouts above only this often (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs),
+    },
+    app.callback(),
+  );
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  const shutdown = shutdownOf(server, timeouts.shutdownGraceMs);
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
     server.once('error', reject);
-    server.once('listening', () => {
-      const stop = (signal: string) => {
-        console.log(`${signal}: finishing requests in flight, then stopping.`);
-        server.close(() => process.exit(0));
-        server.closeIdleConnections();
-        setTimeout(() => {
-          console.error(`Requests still open after ${shutdownTimeoutMs} ms; stopping anyway.`);
-          process.exit(1);
-        }, shutdownTimeoutMs).unref();
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+    server.listen(port, host, () => {
+      // Kept for a second signal too: the drain is bounded by its grace period, not cut short by an impatient supervisor.
+      process.on('SIGTERM', () => shutdown.stop('SIGTERM', 0));
+      process.on('SIGINT', () => shutdown.stop('SIGINT', 0));
+      watchFaults(shutdown, redactionOf(SERVICE.apiKeyHeaders));
       resolve(server);
     });
+  });
+}
+
+interface Shutdown {
+  /** Stops accepting, drains, exits with `code` (1 when the grace period runs out). */
+  stop(reason: string, code: number): void;
+  readonly stopping: boolean;
+}
+
+function shutdownOf(server: Server, graceMs: number): Shutdown {
+  const inFlight = new Set<ServerResponse>();
+  let stopping = false;
+  // Ahead of Koa's listener: a request that arrives while stopping is answered with `Connection: close` too.
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) closeAfter(response);
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
+  return {
+    get stopping() {
+      return stopping;
+    },
+    stop(reason, code) {
+      if (stopping) return;
+      stopping = true;
+      console.log(`${reason}: finishing requests in flight, then stopping.`);
+      server.close(() => process.exit(code));
+      for (const response of inFlight) closeAfter(response);
+      server.closeIdleConnections();
+      setTimeout(() => {
+        console.error(`Requests still open after ${graceMs} ms; stopping anyway.`);
+        server.closeAllConnections();
+        process.exit(1);
+      }, graceMs).unref();
+    },
+  };
+}
+
+/** The connection closes once this response is sent; the client opens a new one (elsewhere) for its next request. */
+function closeAfter(response: ServerResponse): void {
+  if (!response.headersSent) response.setHeader('Connection', 'close');
+}
+
+function watchFaults(shutdown: Shutdown, redaction: Redaction): void {
+  const log = (kind: string, error: unknown) => {
+    const requestId = currentRequestId();
+    console.error(
+      `${requestId ? `[${requestId}] ` : ''}${kind}: ${describeError(error, redaction)}`,
+    );
+  };
+  process.on('unhandledRejection', (reason) =>
+    log('Unhandled promise rejection (the service keeps serving)', reason),
+  );
+  process.on('uncaughtException', (error) => {
+    log(
+      shutdown.stopping
+        ? 'Uncaught exception while stopping'
+        : 'Uncaught exception (the service stops)',
+      error,
+    );
+    shutdown.stop('Uncaught exception', 1);
   });
 }
 

@@ -38,7 +38,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: ErrorDetail[] | undefined;
-  /** Response headers that belong to the error (`Allow`, `Retry-After`). */
+  /** Response headers that belong to the error (`Allow`, `Retry-After`, and on a 401 always `WWW-Authenticate`: RFC 9110 §15.5.2). */
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(
@@ -51,7 +51,10 @@ export class ApiError extends Error {
     this.status = kind.status;
     this.code = kind.code;
     this.details = options.details;
-    this.headers = options.headers ?? {};
+    this.headers =
+      kind.status === 401
+        ? { 'WWW-Authenticate': 'Bearer', ...options.headers }
+        : (options.headers ?? {});
   }
 
   toEnvelope(requestId: string): ErrorEnvelope {
@@ -69,8 +72,13 @@ export class ApiError extends Error {
 /** The errors by name, with the messages clients see. */
 export const errors = {
   badRequest: (message: string) => new ApiError(ERROR_CODES.badRequest, message),
-  unauthorized: () =>
-    new ApiError(ERROR_CODES.unauthorized, 'The access token is invalid or expired.'),
+  /** `challenge`: the operation's `WWW-Authenticate` (auth.ts); every 401 carries one, `Bearer` by default. */
+  unauthorized: (challenge?: string) =>
+    new ApiError(
+      ERROR_CODES.unauthorized,
+      'The access token is invalid or expired.',
+      challenge ? { headers: { 'WWW-Authenticate': challenge } } : {},
+    ),
   forbidden: (message = 'The credential lacks a permission this operation requires.') =>
     new ApiError(ERROR_CODES.forbidden, message),
   notFound: (message = 'The resource does not exist.') =>
@@ -83,6 +91,14 @@ export const errors = {
   conflict: (message: string) => new ApiError(ERROR_CODES.conflict, message),
   payloadTooLarge: (limit: number) =>
     new ApiError(ERROR_CODES.payloadTooLarge, `The request body is larger than ${limit} bytes.`),
+  /** A body within the byte limit whose structure is past the service's bounds (body.ts). */
+  bodyTooComplex: (message: string) => new ApiError(ERROR_CODES.payloadTooLarge, message),
+  /** The client closed the connection before its request arrived: nobody reads this answer, and nothing is logged. */
+  clientGone: () =>
+    new ApiError(
+      ERROR_CODES.badRequest,
+      'The client closed the connection before the request body arrived.',
+    ),
   unsupportedMediaType: (accepted: string[]) =>
     new ApiError(
       ERROR_CODES.unsupportedMediaType,

@@ -132,12 +132,15 @@ export function encodeCursor(position: Position, walk: string, secret: string): 
   return `${payload}.${signature(payload, secret).toString('base64url')}`;
 }
 
+/** The position a cursor holds: 400 for anything but a cursor this service signed for this walk. */
 export function decodeCursor(cursor: string, walk: string, secret: string): Position {
-  const [payload = '', signed = ''] = cursor.split('.');
+  const parts = cursor.split('.');
+  const [payload = '', signed = ''] = parts;
   const given = Buffer.from(signed, 'base64url');
   const expected = signature(payload, secret);
   // base64url decoding skips stray characters: the signature must also be exactly as issued.
   if (
+    parts.length !== 2 ||
     given.length !== expected.length ||
     !timingSafeEqual(given, expected) ||
     given.toString('base64url') !== signed
@@ -146,13 +149,28 @@ export function decodeCursor(cursor: string, walk: string, secret: string): Posi
       'The cursor was not issued for this list; start again from the first page.',
     );
   }
-  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-    p: Position;
-    w: string;
-  };
+  const decoded = payloadOf(payload);
   if (decoded.w !== walk)
     throw errors.badRequest(
       'The cursor belongs to a list with other sort, filter or search parameters.',
     );
   return decoded.p;
+}
+
+/** A signed payload is still checked: a leaked or reused secret must not turn into a 500. */
+function payloadOf(payload: string): { p: Position; w: string } {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    decoded = undefined;
+  }
+  const fits =
+    typeof decoded === 'object' &&
+    decoded !== null &&
+    !Array.isArray(decoded) &&
+    'p' in decoded &&
+    typeof (decoded as { w?: unknown }).w === 'string';
+  if (!fits) throw errors.badRequest('The cursor is malformed; start again from the first page.');
+  return decoded as { p: Position; w: string };
 }
