@@ -9,6 +9,7 @@ import { serializeSpec } from '../openapi/serialize.js';
 import { check, generate, lint, mergeSpec, recordedInputs } from '../pipeline.js';
 import { VERSION } from '../resources.js';
 import { writeAtomically } from '../write/disk.js';
+import { outputFolder } from '../write/output-folder.js';
 import {
   consoleOutput,
   countBySeverity,
@@ -201,6 +202,9 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       lastInputs = result.inputs;
       return EXIT.ok;
     });
+  // A refused --out ends even --watch at once: no run could ever write there.
+  const refused = await guarded(output, async () => (outputFolder(args.out, args.spec), EXIT.ok));
+  if (refused !== EXIT.ok) return refused;
   // Until a run succeeds, the inputs the last generation recorded (a broken first run still watches them).
   let lastInputs = recordedInputs(args.spec, args.out);
   const code = await once();
@@ -212,6 +216,11 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
 async function runMerge(args: Common & { out: string }): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
+    if (args.out.trim() === '') {
+      throw new SpecforgeError([
+        diagnostic('OUTPUT_TARGET_REFUSED', '--out is empty', { file: args.spec }, { hint: 'Name the file to write, e.g. --out openapi.merged.yaml, or - for standard output.' }),
+      ]);
+    }
     const { document, sources } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
     if (args.out !== '-' && sources.all.some((file) => file.path === resolve(args.out))) {
       throw new SpecforgeError([
