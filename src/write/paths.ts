@@ -14,7 +14,6 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
  */
 export function pathProblem(path: string, { upward = false }: { upward?: boolean } = {}): string | undefined {
   if (path === '') return 'is empty';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character';
   if (path.includes('\\')) return 'contains a backslash';
   if (path.startsWith('/')) return 'is absolute';
