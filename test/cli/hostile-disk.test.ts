@@ -176,8 +176,9 @@ describe('--out must be a folder of its own: OUTPUT_TARGET_REFUSED, nothing writ
     expectRefused(await runInSandbox(box, ['merge', SPEC_ARG, '--out', '']), 'OUTPUT_TARGET_REFUSED');
   });
 
+  // --dry-run: were the guard ever lost, a run as root would otherwise fill the machine's root folder.
   test.each([['/'], ['C:\\'], ['C:']])('--out %s', async (out) => {
-    expectRefused(await runInSandbox(box, ['generate', SPEC_ARG, '--out', out]), 'OUTPUT_TARGET_REFUSED');
+    expectRefused(await runInSandbox(box, ['generate', SPEC_ARG, '--out', out, '--dry-run']), 'OUTPUT_TARGET_REFUSED');
   });
 
   test('--out $HOME', async () => {
