@@ -14,7 +14,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../hash.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type Manifest } from './manifest.js';
-import { isInside, pathProblem } from './paths.js';
+import { isInside, outsideOutProblem } from './paths.js';
 import type { DiskState, Plan } from './plan.js';
 
 export function readManifest(outDir: string): Manifest | undefined {
@@ -74,8 +74,8 @@ function refuseObstacles(outDir: string, paths: readonly string[]): void {
  * where a folder should be, or anything but a plain file at the end.
  */
 function obstacle(outDir: string, path: string): Diagnostic | undefined {
-  const problem = pathProblem(path);
-  if (problem) return diagnostic('OUTPUT_PATH_INVALID', `${JSON.stringify(path)} is not a path inside --out: it ${problem}`, { file: outDir });
+  const problem = outsideOutProblem(path);
+  if (problem) return diagnostic('OUTPUT_PATH_INVALID', `${JSON.stringify(path)} ${problem}`, { file: outDir });
   const segments = path.split('/');
   let current = outDir;
   for (const [index, segment] of segments.entries()) {

@@ -7,7 +7,7 @@
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import type { FileKind } from '../render/index.js';
 import { byKey } from '../order.js';
-import { pathProblem } from './paths.js';
+import { outsideOutProblem, pathProblem } from './paths.js';
 
 /** specforge's own folder below --out: the manifest and the backups. */
 export const SPECFORGE_DIR = '.specforge';
@@ -66,9 +66,9 @@ function shapeProblem(value: Manifest): string | undefined {
 }
 
 /** Why `path` may not name a file specforge writes below --out: not portable and inside, or in specforge's own folder. */
-export function outputPathProblem(path: string): string | undefined {
-  const problem = pathProblem(path);
-  if (problem) return `is not a path inside --out: it ${problem}`;
+function outputPathProblem(path: string): string | undefined {
+  const problem = outsideOutProblem(path);
+  if (problem) return problem;
   // Backups and the manifest are specforge's own: no entry may make a run delete or replace them.
   if (path.split('/')[0] === SPECFORGE_DIR) return `is inside ${SPECFORGE_DIR}/, which holds specforge's own files`;
   return undefined;

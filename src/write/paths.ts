@@ -29,6 +29,12 @@ export function pathProblem(path: string, { upward = false }: { upward?: boolean
   return undefined;
 }
 
+/** pathProblem for a path meant to lie inside --out, as the end of a sentence that names it. */
+export function outsideOutProblem(path: string): string | undefined {
+  const problem = pathProblem(path);
+  return problem === undefined ? undefined : `is not a path inside --out: it ${problem}`;
+}
+
 /** `path` is `folder` or lies below it (both absolute, or resolved against the same cwd); not a prefix test: `/x/out2` is not in `/x/out`. */
 export function isInside(folder: string, path: string): boolean {
   const way = relative(resolve(folder), resolve(path));
