@@ -36,15 +36,22 @@ function previousRun(): void {
 
 const manifestFile = () => join(box.out, '.specforge/manifest.json');
 
+/** The parts of a manifest an attacker edits. */
+interface ManifestPatch {
+  inputs?: unknown[];
+  files?: Record<string, unknown>;
+  operations?: Record<string, unknown>;
+}
+
 /** Merges a fixture of test/fixtures/hostile/ into the manifest: `files` and `operations` by key, `inputs` appended. */
 function tamper(fixture: string): void {
-  const patch = JSON.parse(readFileSync(join(HOSTILE, fixture), 'utf8').replaceAll('{{root}}', box.root)) as Record<string, never>;
-  const manifest = JSON.parse(readFileSync(manifestFile(), 'utf8')) as Record<string, never>;
+  const patch = JSON.parse(readFileSync(join(HOSTILE, fixture), 'utf8').replaceAll('{{root}}', box.root)) as ManifestPatch;
+  const manifest = JSON.parse(readFileSync(manifestFile(), 'utf8')) as Required<ManifestPatch>;
   const merged = {
     ...manifest,
     inputs: [...manifest.inputs, ...(patch.inputs ?? [])],
-    files: { ...(manifest.files as object), ...(patch.files as object | undefined) },
-    operations: { ...(manifest.operations as object), ...(patch.operations as object | undefined) },
+    files: { ...manifest.files, ...patch.files },
+    operations: { ...manifest.operations, ...patch.operations },
   };
   writeFileSync(manifestFile(), JSON.stringify(merged, null, 2));
 }
