@@ -188,6 +188,12 @@ describe('--out must be a folder of its own: OUTPUT_TARGET_REFUSED, nothing writ
     expectRefused(await runInSandbox(box, ['generate', SPEC_ARG, '--out', out, '--dry-run']), 'OUTPUT_TARGET_REFUSED');
   });
 
+  test('--out a file (victim.txt)', async () => {
+    const run = await runInSandbox(box, ['generate', SPEC_ARG, '--out', 'victim.txt']);
+    expectRefused(run, 'OUTPUT_TARGET_REFUSED');
+    expect(run.result.stderr).toContain('is not a folder');
+  });
+
   test('--out $HOME', async () => {
     const home = join(box.root, 'home');
     mkdirSync(home);
