@@ -2,6 +2,7 @@
  * The command line: a thin layer over the pipeline. Exit codes a script can
  * rely on: 0 ok, 1 bad input, conflicts or stale output, 2 a bug of ours.
  */
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
@@ -216,9 +217,10 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
 async function runMerge(args: Common & { out: string }): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    if (args.out.trim() === '') {
+    const refused = mergeTargetProblem(args.out);
+    if (refused) {
       throw new SpecforgeError([
-        diagnostic('OUTPUT_TARGET_REFUSED', '--out is empty', { file: args.spec }, { hint: 'Name the file to write, e.g. --out openapi.merged.yaml, or - for standard output.' }),
+        diagnostic('OUTPUT_TARGET_REFUSED', `--out ${JSON.stringify(args.out)} ${refused}`, { file: args.spec }, { hint: 'Name the file to write, e.g. --out openapi.merged.yaml, or - for standard output.' }),
       ]);
     }
     const { document, sources } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
@@ -237,6 +239,13 @@ async function runMerge(args: Common & { out: string }): Promise<number> {
     }
     return EXIT.ok;
   });
+}
+
+/** Why the merged spec may not be written to --out, if it may not: it names no file. */
+function mergeTargetProblem(out: string): string | undefined {
+  if (out.trim() === '') return 'is empty';
+  if (existsSync(out) && statSync(out).isDirectory()) return 'is a folder';
+  return undefined;
 }
 
 async function runLint(args: LintArgs): Promise<number> {

@@ -179,8 +179,8 @@ describe('--out must be a folder of its own: OUTPUT_TARGET_REFUSED, nothing writ
     expectRefused(await runInSandbox(box, [command, SPEC_ARG, '--out', '', ...flags]), 'OUTPUT_TARGET_REFUSED');
   });
 
-  test("merge --out ''", async () => {
-    expectRefused(await runInSandbox(box, ['merge', SPEC_ARG, '--out', '']), 'OUTPUT_TARGET_REFUSED');
+  test.each([[''], ['neighbour']])('merge --out %j (no file)', async (out) => {
+    expectRefused(await runInSandbox(box, ['merge', SPEC_ARG, '--out', out]), 'OUTPUT_TARGET_REFUSED');
   });
 
   // --dry-run: were the guard ever lost, a run as root would otherwise fill the machine's root folder.
