@@ -31,6 +31,12 @@ export const DIAGNOSTIC_CATALOG = {
   OUTPUT_HAND_EDITED: 'Move your change into a scaffold file (they are never overwritten), or pass --force to discard it.',
   OUTPUT_NOT_OURS:
     'A file specforge did not write is in the way. Move it, or choose another --out directory.',
+  OUTPUT_SYMLINK:
+    'A symbolic link inside --out could send a write or a deletion anywhere. Replace the link with a real folder or file (or remove it), then run again.',
+  OUTPUT_PATH_INVALID:
+    'A name in the spec makes a file path that is not portable or leaves --out: rename the path segment, resource or operationId it comes from.',
+  OUTPUT_TARGET_REFUSED:
+    'Give --out a folder of its own for the generated project (e.g. ./generated): not empty, not a root, not your home folder, not the folder that holds the spec.',
   LINT_PATH_VERB: 'Name the resource instead (`POST /users`, not `/createUser`): the HTTP method is the verb.',
   LINT_COLLECTION_SINGULAR: 'Use the plural (`/books/{book_id}`), or list the word in x-specforge.lint.plurals if it is one.',
   LINT_PATH_CASING: 'Write every multi-word path segment in one casing, kebab-case or camelCase.',

@@ -29,7 +29,9 @@ import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
-import { applyPlan, readDiskState, readManifest } from './write/disk.js';
+import { applyPlan, fileHash, readDiskState, readManifest } from './write/disk.js';
+import { outputFolder } from './write/output-folder.js';
+import { isInside } from './write/paths.js';
 import { sha256 } from './hash.js';
 import { MANIFEST_PATH, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
 import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
@@ -210,11 +212,11 @@ export interface GenerateResult {
 }
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const outDir = resolve(options.outDir);
+  const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
   const resources = loadResources(options.templates);
   if (!options.force && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
-    const inputs = previous.inputs.map((input) => resolve(dirname(options.spec), input.path));
+    const inputs = inputsInSpecFolder(options.spec, previous).map((input) => input.file);
     return { actions: [], operations: { added: [], removed: [] }, upToDate: true, inputs, warnings: { total: 0, first: [] } };
   }
   const { files, sources, warnings, operations } = await buildOutputs(options, resources);
@@ -234,7 +236,8 @@ export function recordedInputs(spec: string, outDir: string): string[] {
   const root = resolve(spec);
   let recorded: string[] = [];
   try {
-    recorded = readManifest(resolve(outDir))?.inputs.map((input) => resolve(dirname(root), input.path)) ?? [];
+    const manifest = readManifest(outputFolder(outDir, spec));
+    recorded = manifest ? inputsInSpecFolder(spec, manifest).map((input) => input.file) : [];
   } catch {
     // an unreadable manifest is reported by the run itself
   }
@@ -247,7 +250,7 @@ export interface CheckResult {
 
 /** Regenerates in memory and lists every difference from what is on disk. */
 export async function check(options: GenerateOptions): Promise<CheckResult> {
-  const outDir = resolve(options.outDir);
+  const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
   // Drift only: the rules were applied when the output was generated.
   const { files, sources, resources, operations } = await buildOutputs({ ...options, lint: false });
@@ -298,11 +301,17 @@ function isUpToDate({ spec, outDir, previous, settings }: { spec: string; outDir
   const root = dirname(resolve(spec));
   const rootName = relative(root, resolve(spec)).split(sep).join('/');
   if (!previous.inputs.some((input) => input.path === rootName)) return false;
-  for (const input of previous.inputs) {
-    const hash = readDiskState(root, [input.path]).get(input.path);
-    if (hash !== input.sha256) return false;
-  }
+  const inputs = inputsInSpecFolder(spec, previous);
+  // An input outside the spec's folder is not read: the real run that follows confines what the spec may reference.
+  if (inputs.length < previous.inputs.length) return false;
+  if (!inputs.every((input) => fileHash(input.file) === input.sha256)) return false;
   const disk = readDiskState(outDir, Object.keys(previous.files));
   // Scaffolds are the user's, edited or deleted: they never make a run necessary.
   return Object.entries(previous.files).every(([path, entry]) => entry.kind === 'scaffold' || disk.get(path) === entry.sha256);
+}
+
+/** The manifest's inputs that lie in the spec's folder tree, with their files; a manifest may name any path. */
+function inputsInSpecFolder(spec: string, manifest: Manifest): (Manifest['inputs'][number] & { file: string })[] {
+  const folder = dirname(resolve(spec));
+  return manifest.inputs.map((input) => ({ ...input, file: resolve(folder, input.path) })).filter((input) => isInside(folder, input.file));
 }

@@ -2,6 +2,7 @@
  * The command line: a thin layer over the pipeline. Exit codes a script can
  * rely on: 0 ok, 1 bad input, conflicts or stale output, 2 a bug of ours.
  */
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
@@ -9,6 +10,7 @@ import { serializeSpec } from '../openapi/serialize.js';
 import { check, generate, lint, mergeSpec, recordedInputs } from '../pipeline.js';
 import { VERSION } from '../resources.js';
 import { writeAtomically } from '../write/disk.js';
+import { outputFolder } from '../write/output-folder.js';
 import {
   consoleOutput,
   countBySeverity,
@@ -201,6 +203,9 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       lastInputs = result.inputs;
       return EXIT.ok;
     });
+  // A refused --out ends even --watch at once: no run could ever write there.
+  const refused = await guarded(output, async () => (outputFolder(args.out, args.spec), EXIT.ok));
+  if (refused !== EXIT.ok) return refused;
   // Until a run succeeds, the inputs the last generation recorded (a broken first run still watches them).
   let lastInputs = recordedInputs(args.spec, args.out);
   const code = await once();
@@ -212,6 +217,12 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
 async function runMerge(args: Common & { out: string }): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
+    const refused = mergeTargetProblem(args.out);
+    if (refused) {
+      throw new SpecforgeError([
+        diagnostic('OUTPUT_TARGET_REFUSED', `--out ${JSON.stringify(args.out)} ${refused}`, { file: args.spec }, { hint: 'Name the file to write, e.g. --out openapi.merged.yaml, or - for standard output.' }),
+      ]);
+    }
     const { document, sources } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
     if (args.out !== '-' && sources.all.some((file) => file.path === resolve(args.out))) {
       throw new SpecforgeError([
@@ -228,6 +239,13 @@ async function runMerge(args: Common & { out: string }): Promise<number> {
     }
     return EXIT.ok;
   });
+}
+
+/** Why the merged spec may not be written to --out, if it may not: it names no file. */
+function mergeTargetProblem(out: string): string | undefined {
+  if (out.trim() === '') return 'is empty';
+  if (existsSync(out) && statSync(out).isDirectory()) return 'is a folder';
+  return undefined;
 }
 
 async function runLint(args: LintArgs): Promise<number> {

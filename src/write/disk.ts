@@ -2,30 +2,42 @@
  * The only module that writes: reads the state of the output directory and
  * carries out a plan. Each file is written to a temporary name and renamed,
  * so an interrupted run never leaves a half-written file.
+ *
+ * Everything below --out may have been planted (a pull request can commit a
+ * symbolic link, a manifest names the files to delete): every path is
+ * checked to be a portable relative path, and every existing step on the way
+ * to it is looked at without following links, before it is read or changed.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../hash.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type Manifest } from './manifest.js';
+import { isInside, outsideOutProblem } from './paths.js';
 import type { DiskState, Plan } from './plan.js';
 
-
 export function readManifest(outDir: string): Manifest | undefined {
+  refuseObstacles(outDir, [MANIFEST_PATH]);
   const file = join(outDir, MANIFEST_PATH);
   return existsSync(file) ? parseManifest(readFileSync(file, 'utf8'), file) : undefined;
 }
 
+/** The hash of a file's bytes; undefined where there is none. */
+export function fileHash(file: string): string | undefined {
+  return existsSync(file) ? sha256(readFileSync(file)) : undefined;
+}
+
 export function readDiskState(outDir: string, paths: Iterable<string>): DiskState {
-  const state = new Map<string, string | undefined>();
-  for (const path of paths) {
-    const file = join(outDir, path);
-    state.set(path, existsSync(file) ? sha256(readFileSync(file)) : undefined);
-  }
-  return state;
+  const all = [...paths];
+  refuseObstacles(outDir, all);
+  return new Map(all.map((path) => [path, fileHash(join(outDir, path))]));
 }
 
 export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void {
   for (const action of plan.actions) {
+    // Checked again as each is carried out: deletions may have changed what lies on the way.
+    refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
     const file = join(outDir, action.path);
     if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
     switch (action.change) {
@@ -42,20 +54,73 @@ export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void 
         break;
     }
   }
+  refuseObstacles(outDir, [MANIFEST_PATH]);
   writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
+}
+
+/** Stops the run, naming each, if any path is not a plain file (or nothing yet) reached through plain folders below outDir. */
+function refuseObstacles(outDir: string, paths: readonly string[]): void {
+  const found = new Map<string, Diagnostic>(); // one per obstacle: a linked folder stands in the way of many files
+  for (const path of paths) {
+    const problem = obstacle(outDir, path);
+    if (problem) found.set(problem.message, problem);
+  }
+  if (found.size > 0) throw new SpecforgeError([...found.values()]);
+}
+
+/**
+ * What stands in the way of reading or replacing `path` below outDir: a path
+ * that is not portable or leaves outDir, a symbolic link at any step, a file
+ * where a folder should be, or anything but a plain file at the end.
+ */
+function obstacle(outDir: string, path: string): Diagnostic | undefined {
+  const problem = outsideOutProblem(path);
+  if (problem) return diagnostic('OUTPUT_PATH_INVALID', `${JSON.stringify(path)} ${problem}`, { file: outDir });
+  const segments = path.split('/');
+  let current = outDir;
+  for (const [index, segment] of segments.entries()) {
+    current = join(current, segment);
+    const stat = lstatSync(current, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined; // nothing further exists
+    const at = segments.slice(0, index + 1).join('/');
+    if (stat.isSymbolicLink()) {
+      return diagnostic('OUTPUT_SYMLINK', `${at} is a symbolic link; specforge never reads, writes or deletes through a link inside --out`, { file: current });
+    }
+    const last = index === segments.length - 1;
+    if (last ? !stat.isFile() : !stat.isDirectory()) {
+      return diagnostic('OUTPUT_NOT_OURS', `${at} is in the way of ${path}: it is not a ${last ? 'file' : 'folder'}`, { file: current });
+    }
+  }
+  return undefined;
 }
 
 /** Keeps a copy of a file about to be overwritten or deleted by --force: nothing a person wrote is lost. */
 function backup(file: string, target: string): void {
   mkdirSync(dirname(target), { recursive: true });
-  if (!existsSync(target)) copyFileSync(file, target); // the name is per content: an existing copy is this one
+  try {
+    copyFileSync(file, target, constants.COPYFILE_EXCL);
+  } catch (error) {
+    // The name is per content: an existing copy is this one, and is never replaced.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
+/**
+ * Writes through a fresh temporary file beside the target, then renames it:
+ * the name is unpredictable and created exclusively, so nothing planted at a
+ * name we might use is written through, and a rename replaces a link rather
+ * than following it.
+ */
 export function writeAtomically(file: string, contents: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.specforge-${process.pid}.tmp`;
-  writeFileSync(temporary, contents);
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(12).toString('hex')}.specforge.tmp`);
+  const descriptor = openSync(temporary, 'wx');
   try {
+    try {
+      writeFileSync(descriptor, contents);
+    } finally {
+      closeSync(descriptor);
+    }
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
@@ -63,9 +128,10 @@ export function writeAtomically(file: string, contents: string): void {
   }
 }
 
+/** Removes the folders a deletion left empty, up to (never including, never beyond) outDir. */
 function removeEmptyParents(outDir: string, directory: string): void {
-  let current = directory;
-  while (current.startsWith(outDir) && current !== outDir && readdirSync(current).length === 0) {
+  let current = resolve(directory);
+  while (current !== resolve(outDir) && isInside(outDir, current) && readdirSync(current).length === 0) {
     rmdirSync(current);
     current = dirname(current);
   }

@@ -7,8 +7,11 @@
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import type { FileKind } from '../render/index.js';
 import { byKey } from '../order.js';
+import { outsideOutProblem, pathProblem } from './paths.js';
 
-export const MANIFEST_PATH = '.specforge/manifest.json';
+/** specforge's own folder below --out: the manifest and the backups. */
+export const SPECFORGE_DIR = '.specforge';
+export const MANIFEST_PATH = `${SPECFORGE_DIR}/manifest.json`;
 export const MANIFEST_VERSION = 1;
 
 export interface Manifest {
@@ -38,20 +41,41 @@ function shapeProblem(value: Manifest): string | undefined {
   if (!Array.isArray(value.inputs) || !value.inputs.every((input) => typeof input?.path === 'string' && isHash(input.sha256))) {
     return '`inputs` must list { path, sha256 }';
   }
+  for (const [index, input] of value.inputs.entries()) {
+    // Relative to the spec's folder, so `..` may lead out of it: such an input is not read (see isUpToDate).
+    const problem = pathProblem(input.path, { upward: true });
+    if (problem) return `inputs[${index}].path ${quoted(input.path)} ${problem}`;
+  }
   if (typeof value.files !== 'object' || value.files === null) return '`files` must be an object';
   for (const [path, entry] of Object.entries(value.files)) {
-    if ((entry?.kind !== 'generated' && entry?.kind !== 'scaffold') || !isHash(entry.sha256)) return `files["${path}"] must be { kind, sha256 }`;
+    if ((entry?.kind !== 'generated' && entry?.kind !== 'scaffold') || !isHash(entry.sha256)) return `files[${quoted(path)}] must be { kind, sha256 }`;
+    const problem = outputPathProblem(path);
+    if (problem) return `files[${quoted(path)}] ${problem}`;
   }
   if (value.operations !== undefined) {
     if (typeof value.operations !== 'object' || value.operations === null) return '`operations` must be an object';
     for (const [id, entry] of Object.entries(value.operations)) {
       if (typeof entry?.method !== 'string' || typeof entry.path !== 'string' || typeof entry.handler !== 'string') {
-        return `operations["${id}"] must be { method, path, handler }`;
+        return `operations[${quoted(id)}] must be { method, path, handler }`;
       }
+      const problem = outputPathProblem(entry.handler);
+      if (problem) return `operations[${quoted(id)}].handler ${quoted(entry.handler)} ${problem}`;
     }
   }
   return undefined;
 }
+
+/** Why `path` may not name a file specforge writes below --out: not portable and inside, or in specforge's own folder. */
+function outputPathProblem(path: string): string | undefined {
+  const problem = outsideOutProblem(path);
+  if (problem) return problem;
+  // Backups and the manifest are specforge's own: no entry may make a run delete or replace them.
+  if (path.split('/')[0] === SPECFORGE_DIR) return `is inside ${SPECFORGE_DIR}/, which holds specforge's own files`;
+  return undefined;
+}
+
+/** An entry's name as JSON writes it: control characters and quotes escaped, so a message cannot carry terminal escapes. */
+const quoted = (text: string) => JSON.stringify(text);
 
 
 export function serializeManifest(manifest: Manifest): string {

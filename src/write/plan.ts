@@ -6,7 +6,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { FileKind, OutputFile } from '../render/index.js';
 import { sha256 } from '../hash.js';
-import type { Manifest } from './manifest.js';
+import { SPECFORGE_DIR, type Manifest } from './manifest.js';
 import { byPath } from '../order.js';
 
 export type Change =
@@ -30,7 +30,7 @@ export interface Action {
 }
 
 /** Backups live here, one per content (`<path>.<hash>`), so a second --force never replaces the first. */
-export const BACKUP_DIR = '.specforge/backup';
+export const BACKUP_DIR = `${SPECFORGE_DIR}/backup`;
 
 function backupPath(path: string, diskHash: string): string {
   return `${BACKUP_DIR}/${path}.${diskHash.slice(0, 12)}`;

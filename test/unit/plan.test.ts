@@ -255,6 +255,14 @@ describe('parseManifest: every field it promises is checked', () => {
     ['a file with a bad hash', { ...valid, files: { 'x.ts': { kind: 'generated', sha256: 'nope' } } }],
     ['another version', { ...valid, manifestVersion: 99 }],
     ['not JSON', '{'],
+    ['a file outside --out', { ...valid, files: { '../victim.txt': valid.files['x.ts'] } }],
+    ['a file by an absolute path', { ...valid, files: { '/etc/passwd': valid.files['x.ts'] } }],
+    ['a file by a Windows path', { ...valid, files: { '..\\..\\evil': valid.files['x.ts'] } }],
+    ['a file on a drive', { ...valid, files: { 'C:/x': valid.files['x.ts'] } }],
+    ['a file in specforge’s own folder', { ...valid, files: { '.specforge/backup/a.ts.0123456789ab': valid.files['x.ts'] } }],
+    ['an absolute input', { ...valid, inputs: [{ path: '/etc/passwd', sha256: sha256('a') }] }],
+    ['an input with a NUL', { ...valid, inputs: [{ path: 'a.yaml\u0000', sha256: sha256('a') }] }],
+    ['a handler outside --out', { ...valid, operations: { listX: { method: 'get', path: '/x', handler: '../../evil.ts' } } }],
   ])('%s → MANIFEST_INVALID', (_name, value) => {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     expect(() => parseManifest(text, 'm.json')).toThrow(SpecforgeError);
@@ -267,5 +275,15 @@ describe('parseManifest: every field it promises is checked', () => {
 
   test('a valid manifest is returned as it is', () => {
     expect(parseManifest(JSON.stringify(valid), 'm.json')).toEqual(valid);
+  });
+
+  test('the diagnostic names the entry, escaped', () => {
+    const text = JSON.stringify({ ...valid, files: { '../victim\u001b[2J.txt': valid.files['x.ts'] } });
+    expect(() => parseManifest(text, 'm.json')).toThrow('files["../victim\\u001b[2J.txt"] is not a path inside --out: it contains a control character');
+  });
+
+  test('an input above the spec’s folder is a valid entry (it is simply not read)', () => {
+    const upward = { ...valid, inputs: [{ path: '../shared/common.yaml', sha256: sha256('a') }] };
+    expect(parseManifest(JSON.stringify(upward), 'm.json')).toEqual(upward);
   });
 });
