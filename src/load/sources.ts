@@ -10,7 +10,8 @@ import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diag
 import { sha256 } from '../hash.js';
 import { isObject, visitRefs, walk } from '../openapi/document.js';
 import { locateInJson } from './json-positions.js';
-import { indexText, locateInText, parseText, type TextIndex } from './parse.js';
+import { sizeProblem } from './limits.js';
+import { decodeText, indexText, locateInText, parseText, type TextIndex } from './parse.js';
 import { byPath } from '../order.js';
 
 export interface SourceFile {
@@ -26,6 +27,8 @@ export interface SourceFile {
 export class SourceSet {
   readonly root: string;
   private readonly files = new Map<string, SourceFile>();
+  /** Bytes of every file read so far, against MAX_SPEC_BYTES. */
+  private bytesRead = 0;
 
   constructor(rootFile: string) {
     this.root = resolve(rootFile);
@@ -48,13 +51,18 @@ export class SourceSet {
         ? diagnostic('SPEC_REF_FILE_NOT_FOUND', `$ref points at ${path}, which does not exist`, referencedFrom())
         : diagnostic('SPEC_NOT_FOUND', `No file at ${path}`, { file: path });
     }
+    const tooLarge = sizeProblem(path, statSync(path).size, this.bytesRead);
+    if (tooLarge) return tooLarge;
     let bytes: Buffer;
     try {
       bytes = readFileSync(path);
     } catch (error) {
       return diagnostic('SPEC_READ_FAILED', `Cannot read ${path}: ${(error as Error).message}`, { file: path });
     }
-    const text = bytes.toString('utf8');
+    this.bytesRead += bytes.length;
+    const decoded = decodeText(bytes, path);
+    if (!decoded.ok) return decoded.problem;
+    const text = decoded.text;
     const parsed = parseText(text, path);
     if (!parsed.ok) return parsed.problem;
     const file: SourceFile = { path, text, value: parsed.value, hash: sha256(bytes), syntax: parsed.syntax };
