@@ -17,6 +17,7 @@ import type { OpenApiDocument } from './openapi/document.js';
 import { byKey, byLocation } from './order.js';
 import { createFormatter } from './format/index.js';
 import { loadSpec, placeAll } from './load/index.js';
+import { mayReference, refRootsOf } from './load/ref-root.js';
 import type { SourceSet } from './load/sources.js';
 import { buildModel, type ApiModel } from './model/index.js';
 import { render, type OutputFile, type Target } from './render/index.js';
@@ -63,6 +64,8 @@ export interface PipelineOptions {
   progress?: Progress;
   /** Run the lint rules first (stop on errors, report warnings); on unless false. */
   lint?: boolean;
+  /** A folder `$ref`s may reach besides the spec's own tree or repository. */
+  refRoot?: string;
 }
 
 export interface Outputs {
@@ -85,7 +88,7 @@ const WARNINGS_SHOWN = 5;
 /** Lint only: load (and validate), then the rules; diagnostics in file order. */
 export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
   const progress = options.progress ?? SILENT;
-  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
   return onceValid(validated, () => stage(progress, 'lint', () => placeAll(sources, lintWithValidSettings(document, sources)).sort(byLocation)));
 }
 
@@ -109,7 +112,7 @@ function lintWithValidSettings(document: OpenApiDocument, sources: SourceSet): D
 export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & { sources: SourceSet }> {
   const progress = options.progress ?? SILENT;
   const resources = loadResources(options.templates);
-  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
   return onceValid(validated, async () => {
     const merged = await stage(progress, 'conventions', () => withDiagnosticsPlaced(sources, () => applyConventions(document, resources.fragments)));
     return { ...merged, sources };
@@ -121,7 +124,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
   const progress = options.progress ?? SILENT;
   const formatter = createFormatter({ threads: formatThreads(options.spec) });
   try {
-    const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+    const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
     return await onceValid(validated, async () => {
       const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources));
       const { document, config } = await stage(progress, 'conventions', () =>
@@ -213,7 +216,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const outDir = resolve(options.outDir);
   const previous = readManifest(outDir);
   const resources = loadResources(options.templates);
-  if (!options.force && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
+  if (!options.force && previous && isUpToDate({ spec: options.spec, refRoot: options.refRoot, outDir, previous, settings: resources.fingerprint })) {
     const inputs = previous.inputs.map((input) => resolve(dirname(options.spec), input.path));
     return { actions: [], operations: { added: [], removed: [] }, upToDate: true, inputs, warnings: { total: 0, first: [] } };
   }
@@ -293,9 +296,12 @@ function operationChanges(
 }
 
 /** Same inputs, same settings, outputs untouched: the run would change nothing. */
-function isUpToDate({ spec, outDir, previous, settings }: { spec: string; outDir: string; previous: Manifest; settings: string }): boolean {
+function isUpToDate({ spec, refRoot, outDir, previous, settings }: { spec: string; refRoot?: string; outDir: string; previous: Manifest; settings: string }): boolean {
   if (previous.settings !== settings) return false;
   const root = dirname(resolve(spec));
+  // An input the spec may not reference now is not read here either: the load reports it.
+  const refRoots = refRootsOf(spec, refRoot);
+  if (!previous.inputs.every((input) => mayReference(refRoots, resolve(root, input.path)))) return false;
   const rootName = relative(root, resolve(spec)).split(sep).join('/');
   if (!previous.inputs.some((input) => input.path === rootName)) return false;
   for (const input of previous.inputs) {

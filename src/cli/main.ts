@@ -29,6 +29,7 @@ export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
 
 interface Common {
   spec: string;
+  refRoot: string | undefined;
   quiet: boolean;
   color: boolean | undefined;
 }
@@ -109,7 +110,7 @@ export async function main(argv: string[]): Promise<number> {
         '  lint      [--format text|json] [--strict]',
         '  check     --out <dir> [--templates <dir>]',
         '  merge     --out <file|->',
-        '  all       [--quiet] [--color|--no-color]',
+        '  all       [--ref-root <dir>] [--quiet] [--color|--no-color]',
         '',
         'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.',
         'Configuration lives in the spec, under `x-specforge` (see the README).',
@@ -149,7 +150,12 @@ function stdoutAsValue(argv: string[]): string[] {
 }
 
 function specArgument(y: Argv): Argv {
-  return y.positional('spec', { type: 'string', describe: 'Path to the OpenAPI 3.0/3.1 spec (YAML or JSON)', demandOption: true });
+  return y
+    .positional('spec', { type: 'string', describe: 'Path to the OpenAPI 3.0/3.1 spec (YAML or JSON)', demandOption: true })
+    .option('ref-root', {
+      type: 'string',
+      describe: "A folder whose files $refs may also reach (by default only the spec's folder tree, or its git repository)",
+    });
 }
 
 function outputOptions(y: Argv): Argv {
@@ -183,6 +189,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       const began = performance.now();
       const result = await generate({
         spec: args.spec,
+        refRoot: args.refRoot,
         outDir: args.out,
         templates: args.templates,
         force: args.force,
@@ -212,7 +219,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
 async function runMerge(args: Common & { out: string }): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    const { document, sources } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
+    const { document, sources } = await mergeSpec({ spec: args.spec, refRoot: args.refRoot, progress: progressOn(output) });
     if (args.out !== '-' && sources.all.some((file) => file.path === resolve(args.out))) {
       throw new SpecforgeError([
         diagnostic('OUTPUT_NOT_OURS', `--out ${args.out} is part of the spec; refusing to overwrite it`, { file: args.out }, {
@@ -238,7 +245,7 @@ async function runLint(args: LintArgs): Promise<number> {
     return counts.errors > 0 ? EXIT.userError : EXIT.ok;
   };
   try {
-    const found = await lint({ spec: args.spec, progress: args.format === 'json' ? undefined : progressOn(output) });
+    const found = await lint({ spec: args.spec, refRoot: args.refRoot, progress: args.format === 'json' ? undefined : progressOn(output) });
     const diagnostics = args.strict ? found.map((d) => ({ ...d, severity: 'error' as const })) : found;
     if (args.format === 'json') return asJson(diagnostics);
     // --quiet: errors only, and the counts of all.
@@ -255,7 +262,7 @@ async function runLint(args: LintArgs): Promise<number> {
 async function runCheck(args: GenerateArgs): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    const { findings } = await check({ spec: args.spec, outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    const { findings } = await check({ spec: args.spec, refRoot: args.refRoot, outDir: args.out, templates: args.templates, progress: progressOn(output) });
     if (findings.length === 0) {
       output.out(`${args.out} is up to date with ${args.spec}.`);
       return EXIT.ok;

@@ -11,6 +11,7 @@ import { sha256 } from '../hash.js';
 import { isObject, visitRefs, walk } from '../openapi/document.js';
 import { locateInJson } from './json-positions.js';
 import { sizeProblem } from './limits.js';
+import { mayReference, refKind, refRootsOf } from './ref-root.js';
 import { decodeText, indexText, locateInText, parseText, type TextIndex } from './parse.js';
 import { byPath } from '../order.js';
 
@@ -30,8 +31,12 @@ export class SourceSet {
   /** Bytes of every file read so far, against MAX_SPEC_BYTES. */
   private bytesRead = 0;
 
-  constructor(rootFile: string) {
+  /** The folders `$ref`s may reach (see ref-root.ts). */
+  readonly refRoots: readonly string[];
+
+  constructor(rootFile: string, options: { refRoot?: string } = {}) {
     this.root = resolve(rootFile);
+    this.refRoots = refRootsOf(this.root, options.refRoot);
   }
 
   get all(): SourceFile[] {
@@ -86,11 +91,21 @@ export class SourceSet {
       const file = pending.pop()!;
       for (const { ref, path } of refsIn(file.value)) {
         const at = () => this.locate(file.path, path);
-        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) {
+        const kind = refKind(ref);
+        if (kind === 'remote') {
           problems.push(diagnostic('SPEC_REMOTE_REF', `$ref "${ref}" is a URL; specforge reads local files only`, at()));
           continue;
         }
-        const target = ref.startsWith('#') ? file.path : resolve(dirname(file.path), percentDecode(ref.split('#')[0]!));
+        if (kind === 'absolute') {
+          problems.push(diagnostic('SPEC_REF_ABSOLUTE', `$ref "${ref}" is an absolute path or file: URL; nothing was read`, at()));
+          continue;
+        }
+        const target = kind === 'local' ? file.path : resolve(dirname(file.path), percentDecode(ref.split('#')[0]!));
+        // Checked before the file is even opened; a symlink counts where it leads.
+        if (kind === 'relative' && !this.files.has(target) && !mayReference(this.refRoots, target)) {
+          problems.push(diagnostic('SPEC_REF_OUTSIDE_ROOT', `$ref "${ref}" leads outside ${this.refRoots.join(' and ')}; nothing was read`, at()));
+          continue;
+        }
         if (target !== this.root || !ref.startsWith('#')) fragments.push({ target, ref, at });
         if (this.files.has(target) || failed.has(target)) continue;
         const next = this.read(target, at);
