@@ -78,7 +78,9 @@ export class SourceSet {
   /**
    * Reads every file reachable through external `$ref`s, and checks every
    * reference outside the root file (the root's own are checked once
-   * bundled). Returns the problems found, each at the `$ref` concerned.
+   * bundled). A `$ref` that is absolute, remote or leads outside the ref
+   * roots is a problem, and its target is never opened. Returns the
+   * problems found, each at the `$ref` concerned.
    */
   crawl(): Diagnostic[] {
     const root = this.read(this.root);
