@@ -19,6 +19,15 @@ export const DIAGNOSTIC_CATALOG = {
   SPEC_REF_FILE_NOT_FOUND: 'Check the relative path of the $ref; it is resolved against the file that contains it.',
   SPEC_REMOTE_REF:
     'Download the document and reference it by a relative path: generated output must not depend on the network, nor on what a server answers that day.',
+  SPEC_REF_ABSOLUTE:
+    'Reference the file by a path relative to the file that holds the $ref: an absolute path or a file: URL names a place on one machine, and may reach any file on it.',
+  SPEC_REF_OUTSIDE_ROOT:
+    'Move the referenced file inside the spec\'s folder (or its git repository), or pass --ref-root <dir> to allow a wider folder you trust.',
+  SPEC_TOO_LARGE: 'Split the spec into files referenced by $ref, or remove what the service does not need; a larger spec is not read.',
+  SPEC_TOO_DEEP: 'Flatten the nesting: move nested schemas to components.schemas and reference them by $ref.',
+  SPEC_ALIAS_EXPANSION: 'Use fewer nested YAML aliases (*name): a shared part that expands the document many times over is refused, as in a "billion laughs" attack.',
+  SPEC_NUL_CHARACTER: 'Remove the NUL character (\\u0000, or a zero byte): no name or text in a spec needs one.',
+  SPEC_NOT_UTF8: 'Save the file as UTF-8 (JSON and YAML 1.2 files are UTF-8); the position shown is the first byte that is not.',
   SPEC_INVALID: 'Make the document conform to the OpenAPI specification at the location shown.',
   CONFIG_UNKNOWN_KEY: 'Remove the key or correct its spelling; `specforge --help` and the README list every option.',
   CONFIG_INVALID_VALUE: 'Use one of the documented values for this option.',

@@ -17,6 +17,7 @@ import type { OpenApiDocument } from './openapi/document.js';
 import { byKey, byLocation } from './order.js';
 import { createFormatter } from './format/index.js';
 import { loadSpec, placeAll } from './load/index.js';
+import { mayReference, refRootsOf } from './load/ref-root.js';
 import type { SourceSet } from './load/sources.js';
 import { buildModel, type ApiModel } from './model/index.js';
 import { render, type OutputFile, type Target } from './render/index.js';
@@ -31,7 +32,6 @@ import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
 import { applyPlan, fileHash, readDiskState, readManifest } from './write/disk.js';
 import { outputFolder } from './write/output-folder.js';
-import { isInside } from './write/paths.js';
 import { sha256 } from './hash.js';
 import { MANIFEST_PATH, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
 import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
@@ -65,6 +65,8 @@ export interface PipelineOptions {
   progress?: Progress;
   /** Run the lint rules first (stop on errors, report warnings); on unless false. */
   lint?: boolean;
+  /** A folder `$ref`s may reach besides the spec's own tree or repository. */
+  refRoot?: string;
 }
 
 export interface Outputs {
@@ -87,7 +89,7 @@ const WARNINGS_SHOWN = 5;
 /** Lint only: load (and validate), then the rules; diagnostics in file order. */
 export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
   const progress = options.progress ?? SILENT;
-  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
   return onceValid(validated, () => stage(progress, 'lint', () => placeAll(sources, lintWithValidSettings(document, sources)).sort(byLocation)));
 }
 
@@ -111,7 +113,7 @@ function lintWithValidSettings(document: OpenApiDocument, sources: SourceSet): D
 export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & { sources: SourceSet }> {
   const progress = options.progress ?? SILENT;
   const resources = loadResources(options.templates);
-  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
   return onceValid(validated, async () => {
     const merged = await stage(progress, 'conventions', () => withDiagnosticsPlaced(sources, () => applyConventions(document, resources.fragments)));
     return { ...merged, sources };
@@ -123,7 +125,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
   const progress = options.progress ?? SILENT;
   const formatter = createFormatter({ threads: formatThreads(options.spec) });
   try {
-    const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec));
+    const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
     return await onceValid(validated, async () => {
       const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources));
       const { document, config } = await stage(progress, 'conventions', () =>
@@ -215,8 +217,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
   const resources = loadResources(options.templates);
-  if (!options.force && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
-    const inputs = inputsInSpecFolder(options.spec, previous).map((input) => input.file);
+  if (!options.force && previous && isUpToDate({ spec: options.spec, refRoot: options.refRoot, outDir, previous, settings: resources.fingerprint })) {
+    const inputs = referableInputs(options.spec, options.refRoot, previous).map((input) => input.file);
     return { actions: [], operations: { added: [], removed: [] }, upToDate: true, inputs, warnings: { total: 0, first: [] } };
   }
   const { files, sources, warnings, operations } = await buildOutputs(options, resources);
@@ -232,12 +234,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 /** The spec's files as the output's manifest last recorded them (at least the root), for --watch. */
-export function recordedInputs(spec: string, outDir: string): string[] {
+export function recordedInputs(spec: string, outDir: string, refRoot?: string): string[] {
   const root = resolve(spec);
   let recorded: string[] = [];
   try {
     const manifest = readManifest(outputFolder(outDir, spec));
-    recorded = manifest ? inputsInSpecFolder(spec, manifest).map((input) => input.file) : [];
+    recorded = manifest ? referableInputs(spec, refRoot, manifest).map((input) => input.file) : [];
   } catch {
     // an unreadable manifest is reported by the run itself
   }
@@ -296,13 +298,13 @@ function operationChanges(
 }
 
 /** Same inputs, same settings, outputs untouched: the run would change nothing. */
-function isUpToDate({ spec, outDir, previous, settings }: { spec: string; outDir: string; previous: Manifest; settings: string }): boolean {
+function isUpToDate({ spec, refRoot, outDir, previous, settings }: { spec: string; refRoot?: string; outDir: string; previous: Manifest; settings: string }): boolean {
   if (previous.settings !== settings) return false;
   const root = dirname(resolve(spec));
   const rootName = relative(root, resolve(spec)).split(sep).join('/');
   if (!previous.inputs.some((input) => input.path === rootName)) return false;
-  const inputs = inputsInSpecFolder(spec, previous);
-  // An input outside the spec's folder is not read: the real run that follows confines what the spec may reference.
+  const inputs = referableInputs(spec, refRoot, previous);
+  // An input the spec may not reference now is not read here: the real run that follows reports it.
   if (inputs.length < previous.inputs.length) return false;
   if (!inputs.every((input) => fileHash(input.file) === input.sha256)) return false;
   const disk = readDiskState(outDir, Object.keys(previous.files));
@@ -310,8 +312,9 @@ function isUpToDate({ spec, outDir, previous, settings }: { spec: string; outDir
   return Object.entries(previous.files).every(([path, entry]) => entry.kind === 'scaffold' || disk.get(path) === entry.sha256);
 }
 
-/** The manifest's inputs that lie in the spec's folder tree, with their files; a manifest may name any path. */
-function inputsInSpecFolder(spec: string, manifest: Manifest): (Manifest['inputs'][number] & { file: string })[] {
+/** The manifest's inputs the spec may reference (inside its ref roots), with their files; a manifest may name any path. */
+function referableInputs(spec: string, refRoot: string | undefined, manifest: Manifest): (Manifest['inputs'][number] & { file: string })[] {
   const folder = dirname(resolve(spec));
-  return manifest.inputs.map((input) => ({ ...input, file: resolve(folder, input.path) })).filter((input) => isInside(folder, input.file));
+  const roots = refRootsOf(spec, refRoot);
+  return manifest.inputs.map((input) => ({ ...input, file: resolve(folder, input.path) })).filter((input) => mayReference(roots, input.file));
 }

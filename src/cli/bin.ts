@@ -1,5 +1,12 @@
 #!/usr/bin/env node
-import { hideBin } from 'yargs/helpers';
-import { main } from './main.js';
+// Only the version check is imported statically: on an older Node, a dependency would fail as it loads.
+import { nodeVersionProblem, requiredNodeRange } from './node-version.js';
 
-process.exitCode = await main(hideBin(process.argv));
+const tooOld = nodeVersionProblem(process.versions.node, requiredNodeRange());
+if (tooOld) {
+  process.stderr.write(tooOld + '\n');
+  process.exitCode = 1;
+} else {
+  const [{ hideBin }, { main }] = await Promise.all([import('yargs/helpers'), import('./main.js')]);
+  process.exitCode = await main(hideBin(process.argv));
+}

@@ -31,6 +31,7 @@ export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
 
 interface Common {
   spec: string;
+  refRoot: string | undefined;
   quiet: boolean;
   color: boolean | undefined;
 }
@@ -111,7 +112,7 @@ export async function main(argv: string[]): Promise<number> {
         '  lint      [--format text|json] [--strict]',
         '  check     --out <dir> [--templates <dir>]',
         '  merge     --out <file|->',
-        '  all       [--quiet] [--color|--no-color]',
+        '  all       [--ref-root <dir>] [--quiet] [--color|--no-color]',
         '',
         'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.',
         'Configuration lives in the spec, under `x-specforge` (see the README).',
@@ -151,7 +152,12 @@ function stdoutAsValue(argv: string[]): string[] {
 }
 
 function specArgument(y: Argv): Argv {
-  return y.positional('spec', { type: 'string', describe: 'Path to the OpenAPI 3.0/3.1 spec (YAML or JSON)', demandOption: true });
+  return y
+    .positional('spec', { type: 'string', describe: 'Path to the OpenAPI 3.0/3.1 spec (YAML or JSON)', demandOption: true })
+    .option('ref-root', {
+      type: 'string',
+      describe: "A folder whose files $refs may also reach (by default only the spec's folder tree, or its git repository)",
+    });
 }
 
 function outputOptions(y: Argv): Argv {
@@ -185,6 +191,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       const began = performance.now();
       const result = await generate({
         spec: args.spec,
+        refRoot: args.refRoot,
         outDir: args.out,
         templates: args.templates,
         force: args.force,
@@ -207,7 +214,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   const refused = await guarded(output, async () => (outputFolder(args.out, args.spec), EXIT.ok));
   if (refused !== EXIT.ok) return refused;
   // Until a run succeeds, the inputs the last generation recorded (a broken first run still watches them).
-  let lastInputs = recordedInputs(args.spec, args.out);
+  let lastInputs = recordedInputs(args.spec, args.out, args.refRoot);
   const code = await once();
   if (!args.watch) return code;
   await watchAndRegenerate({ inputs: () => lastInputs, run: once, output });
@@ -223,7 +230,7 @@ async function runMerge(args: Common & { out: string }): Promise<number> {
         diagnostic('OUTPUT_TARGET_REFUSED', `--out ${JSON.stringify(args.out)} ${refused}`, { file: args.spec }, { hint: 'Name the file to write, e.g. --out openapi.merged.yaml, or - for standard output.' }),
       ]);
     }
-    const { document, sources } = await mergeSpec({ spec: args.spec, progress: progressOn(output) });
+    const { document, sources } = await mergeSpec({ spec: args.spec, refRoot: args.refRoot, progress: progressOn(output) });
     if (args.out !== '-' && sources.all.some((file) => file.path === resolve(args.out))) {
       throw new SpecforgeError([
         diagnostic('OUTPUT_NOT_OURS', `--out ${args.out} is part of the spec; refusing to overwrite it`, { file: args.out }, {
@@ -256,7 +263,7 @@ async function runLint(args: LintArgs): Promise<number> {
     return counts.errors > 0 ? EXIT.userError : EXIT.ok;
   };
   try {
-    const found = await lint({ spec: args.spec, progress: args.format === 'json' ? undefined : progressOn(output) });
+    const found = await lint({ spec: args.spec, refRoot: args.refRoot, progress: args.format === 'json' ? undefined : progressOn(output) });
     const diagnostics = args.strict ? found.map((d) => ({ ...d, severity: 'error' as const })) : found;
     if (args.format === 'json') return asJson(diagnostics);
     // --quiet: errors only, and the counts of all.
@@ -273,7 +280,7 @@ async function runLint(args: LintArgs): Promise<number> {
 async function runCheck(args: GenerateArgs): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    const { findings } = await check({ spec: args.spec, outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    const { findings } = await check({ spec: args.spec, refRoot: args.refRoot, outDir: args.out, templates: args.templates, progress: progressOn(output) });
     if (findings.length === 0) {
       output.out(`${args.out} is up to date with ${args.spec}.`);
       return EXIT.ok;

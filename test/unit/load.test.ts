@@ -10,15 +10,19 @@
  * (`loadInNode`, so `npm run build` first).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { resolveConfig } from '../../src/config.js';
 import { SpecforgeError, type Diagnostic } from '../../src/diagnostics.js';
 import { loadSpec } from '../../src/load/index.js';
-import { locateInText, parseText } from '../../src/load/parse.js';
+import { MAX_DEPTH, MAX_SPEC_BYTES, shapeProblem, sizeProblem } from '../../src/load/limits.js';
+import { decodeText, locateInText, parseText } from '../../src/load/parse.js';
+import { isInside, mayReference, refKind, refRootsOf } from '../../src/load/ref-root.js';
 import { SourceSet } from '../../src/load/sources.js';
-import { FIXTURES, loadInNode } from '../helpers.js';
+import { nodeVersionProblem, requiredNodeRange } from '../../src/cli/node-version.js';
+import { FIXTURES, loadInNode, ROOT } from '../helpers.js';
 
 const invalid = (name: string) => join(FIXTURES, 'invalid', name);
 const valid = (name: string) => join(FIXTURES, 'valid', name);
@@ -481,5 +485,146 @@ describe('loadSpec: valid fixtures', () => {
         $ref: '#/components/schemas/Note',
       });
     });
+  });
+});
+
+describe('ref roots: where a $ref may lead', () => {
+  const scratch = () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'specforge-refroot-')));
+    return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  };
+
+  test('refKind tells a place in the file, a relative file, an absolute path or file: URL, and a remote URL apart', () => {
+    expect(['#/components/schemas/A', 'note.yaml#/A', '../x.yaml', '%2Fetc%2Fpasswd'].map(refKind)).toEqual(['local', 'relative', 'relative', 'relative']);
+    expect(['/etc/passwd', 'file:///etc/passwd', 'FILE:/etc/passwd', 'C:\\x.yaml', 'c:/x.yaml', '\\\\host\\share'].map(refKind)).toEqual(Array(6).fill('absolute'));
+    expect(['https://example.com/a.yaml', 'http://x', 'urn:x'].map(refKind)).toEqual(['remote', 'remote', 'remote']);
+  });
+
+  test('isInside: the folder itself and below it, never a sibling sharing a prefix or a parent', () => {
+    expect(isInside('/a/spec', '/a/spec')).toBe(true);
+    expect(isInside('/a/spec', '/a/spec/..note.yaml')).toBe(true);
+    expect(isInside('/a/spec', '/a/spec/sub/x.yaml')).toBe(true);
+    expect(isInside('/a/spec', '/a/spec-other/x.yaml')).toBe(false);
+    expect(isInside('/a/spec', '/a/x.yaml')).toBe(false);
+    expect(isInside('/a/spec', '/etc/passwd')).toBe(false);
+  });
+
+  test("the default root is the spec's folder, or the git repository it is in; --ref-root adds a folder", () => {
+    const { dir, cleanup } = scratch();
+    try {
+      mkdirSync(join(dir, 'plain/api'), { recursive: true });
+      mkdirSync(join(dir, 'repo/.git'), { recursive: true });
+      mkdirSync(join(dir, 'repo/specs/api'), { recursive: true });
+      expect(refRootsOf(join(dir, 'plain/api/openapi.yaml'))).toEqual([join(dir, 'plain/api')]);
+      expect(refRootsOf(join(dir, 'repo/specs/api/openapi.yaml'))).toEqual([join(dir, 'repo')]);
+      expect(refRootsOf(join(dir, 'plain/api/openapi.yaml'), join(dir, 'plain'))).toEqual([join(dir, 'plain/api'), join(dir, 'plain')]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('mayReference follows symlinks (a link inside the root to a folder outside it is outside), and places missing files by their folder', () => {
+    const { dir, cleanup } = scratch();
+    try {
+      mkdirSync(join(dir, 'spec/real'), { recursive: true });
+      mkdirSync(join(dir, 'neighbour'));
+      writeFileSync(join(dir, 'neighbour/secret.txt'), 'x');
+      writeFileSync(join(dir, 'spec/real/note.yaml'), 'x');
+      symlinkSync(join(dir, 'neighbour'), join(dir, 'spec/out-link'));
+      symlinkSync(join(dir, 'spec/real'), join(dir, 'spec/in-link'));
+      const roots = [join(dir, 'spec')];
+      expect(mayReference(roots, join(dir, 'spec/real/note.yaml'))).toBe(true);
+      expect(mayReference(roots, join(dir, 'spec/in-link/note.yaml'))).toBe(true);
+      expect(mayReference(roots, join(dir, 'spec/missing/note.yaml'))).toBe(true);
+      expect(mayReference(roots, join(dir, 'spec/out-link/secret.txt'))).toBe(false);
+      expect(mayReference(roots, join(dir, 'spec/out-link/missing.yaml'))).toBe(false);
+      expect(mayReference(roots, join(dir, 'spec/../neighbour/secret.txt'))).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('the crawl reports a $ref outside the root at the $ref and reads nothing there', () => {
+    const { dir, cleanup } = scratch();
+    try {
+      mkdirSync(join(dir, 'spec'));
+      mkdirSync(join(dir, 'shared'));
+      writeFileSync(join(dir, 'shared/note.yaml'), 'type: object\n');
+      writeFileSync(join(dir, 'spec/openapi.yaml'), 'openapi: 3.0.3\nx:\n  $ref: ../shared/note.yaml\n');
+      const sources = new SourceSet(join(dir, 'spec/openapi.yaml'));
+      expect(sources.crawl().map(where)).toEqual([
+        { code: 'SPEC_REF_OUTSIDE_ROOT', file: join(dir, 'spec/openapi.yaml'), pointer: '#/x/$ref', line: 3, column: 3 },
+      ]);
+      expect(sources.get(join(dir, 'shared/note.yaml'))).toBeUndefined();
+      const widened = new SourceSet(join(dir, 'spec/openapi.yaml'), { refRoot: dir });
+      expect(widened.crawl()).toEqual([]);
+      expect(widened.all.map((file) => file.path)).toEqual([join(dir, 'shared/note.yaml'), join(dir, 'spec/openapi.yaml')]);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('shape limits, checked right after parsing', () => {
+  const nested = (levels: number) => {
+    let value: unknown = {};
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  test(`MAX_DEPTH (${MAX_DEPTH}) is far above the deepest real spec (GitHub's, 21 levels)`, () => {
+    expect(MAX_DEPTH).toBeGreaterThanOrEqual(10 * 21);
+  });
+
+  test('a document exactly MAX_DEPTH deep passes; one level more is SPEC_TOO_DEEP at the level past the limit', () => {
+    expect(shapeProblem(nested(MAX_DEPTH - 1), 'spec.json', 10_000)).toBeUndefined();
+    const problem = shapeProblem(nested(MAX_DEPTH + 1), 'spec.json', 10_000);
+    expect(problem).toMatchObject({ code: 'SPEC_TOO_DEEP', file: 'spec.json', pointer: '#' + '/a'.repeat(MAX_DEPTH) });
+  });
+
+  test('100,000 levels: no stack overflow, in JSON and in YAML text', () => {
+    const levels = 100_000;
+    expect(parseText(`{"x": ${'['.repeat(levels)}${']'.repeat(levels)}}`, 'deep.json')).toMatchObject({ ok: false, problem: { code: 'SPEC_TOO_DEEP' } });
+    expect(parseText(`x: ${'['.repeat(levels)}${']'.repeat(levels)}\n`, 'deep.yaml')).toMatchObject({ ok: false, problem: { code: 'SPEC_TOO_DEEP' } });
+  });
+
+  test('a key with a NUL is SPEC_NUL_CHARACTER at the object holding it, with its line', () => {
+    expect(parseText('{\n  "paths": {\n    "/a\\u0000": {}\n  }\n}', 'nul.json')).toMatchObject({
+      ok: false,
+      problem: { code: 'SPEC_NUL_CHARACTER', pointer: '#/paths', line: 2 },
+    });
+  });
+
+  test('YAML aliases: honest sharing passes, an expansion far beyond the text is SPEC_ALIAS_EXPANSION', () => {
+    const shared = 'a: &e {type: object, properties: {code: {type: string}}}\nb: *e\nc: *e\n';
+    expect(parseText(shared, 'ok.yaml')).toMatchObject({ ok: true });
+    let bomb = 'a: &a [x, x, x, x, x, x, x, x, x, x]\n';
+    for (const [name, previous] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e']]) bomb += `${name}: &${name} [${Array(10).fill('*' + previous).join(', ')}]\n`;
+    expect(parseText(bomb, 'bomb.yaml')).toMatchObject({ ok: false, problem: { code: 'SPEC_ALIAS_EXPANSION', file: 'bomb.yaml' } });
+  });
+
+  test('decodeText: NUL in the text and bytes that are not UTF-8 are placed at their line', () => {
+    expect(decodeText(Buffer.from('a: 1\nb: "x\u0000"\n'), 'f.yaml')).toMatchObject({ ok: false, problem: { code: 'SPEC_NUL_CHARACTER', line: 2, column: 6 } });
+    expect(decodeText(Buffer.from([0x61, 0x3a, 0x0a, 0x62, 0x3a, 0x20, 0xe9, 0x0a]), 'f.yaml')).toMatchObject({ ok: false, problem: { code: 'SPEC_NOT_UTF8', line: 2 } });
+    expect(decodeText(Buffer.from('\ufeffa: 1\n'), 'f.yaml')).toEqual({ ok: true, text: '\ufeffa: 1\n' });
+  });
+
+  test('sizeProblem: the file and the files read before it count together', () => {
+    expect(sizeProblem('a.json', MAX_SPEC_BYTES, 0)).toBeUndefined();
+    expect(sizeProblem('a.json', MAX_SPEC_BYTES, 1)).toMatchObject({ code: 'SPEC_TOO_LARGE', file: 'a.json' });
+  });
+});
+
+describe('nodeVersionProblem', () => {
+  test('older than the range: one line naming both; as new or newer: nothing', () => {
+    expect(nodeVersionProblem('18.19.0', '>=20.11')).toBe(
+      'specforge needs Node.js >=20.11; this is 18.19.0. Install a newer Node.js (e.g. the current LTS) and run it again.',
+    );
+    expect(nodeVersionProblem('20.10.9', '>=20.11')).toMatch(/^specforge needs Node\.js >=20\.11; this is 20\.10\.9\./);
+    expect(['20.11.0', '20.11.1', '20.19.0', '22.0.0', '24.3.1'].map((v) => nodeVersionProblem(v, '>=20.11'))).toEqual(Array(5).fill(undefined));
+  });
+
+  test("the range is package.json's engines.node", () => {
+    expect(requiredNodeRange()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node);
   });
 });

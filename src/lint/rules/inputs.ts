@@ -118,7 +118,9 @@ function schemasIn(context: LintContext, body: BodySchema): LocatedSchema[] {
     if (cached || inProgress.has(key)) return cached ?? [];
     inProgress.add(key);
     const resolved = deref<SchemaObject>(context.document, schema);
-    const found = resolved ? [{ schema: resolved, at: where }, ...childrenOf(resolved, where, depth)] : [];
+    // Each place once: a schema whose properties share one `$ref` would otherwise list its subtree once per property,
+    // and a chain of such schemas (a fan-out) grow exponentially.
+    const found = resolved ? uniquePlaces([{ schema: resolved, at: where }, ...childrenOf(resolved, where, depth)]) : [];
     inProgress.delete(key);
     cache.set(key, found);
     return found;
@@ -131,6 +133,15 @@ function schemasIn(context: LintContext, body: BodySchema): LocatedSchema[] {
     ),
   ];
   return collect(body.schema, body.at, 0);
+}
+
+function uniquePlaces(schemas: LocatedSchema[]): LocatedSchema[] {
+  const byPlace = new Map<string, LocatedSchema>();
+  for (const located of schemas) {
+    const key = located.at.join('/');
+    if (!byPlace.has(key)) byPlace.set(key, located);
+  }
+  return [...byPlace.values()];
 }
 
 function jsonSchemas(content: Record<string, MediaTypeObject> | undefined, base: string[]): BodySchema[] {

@@ -1,0 +1,84 @@
+/**
+ * Bounds on what one input file may be, checked before anything recursive
+ * or expensive touches it: a spec is untrusted input, and every stage after
+ * load walks it recursively.
+ */
+import { diagnostic, toPointer, type Diagnostic } from '../diagnostics.js';
+
+/**
+ * Bytes read for one spec, all its files together. GitHub's description is
+ * 13 MB; one of 50 MB (its paths eleven times over) loads and validates in
+ * about 5 s and 0.5 GB. 256 MB is five times that, far above any real spec,
+ * and still below V8's string limit (~512 M characters), past which reading
+ * would fail with a stack trace.
+ */
+export const MAX_SPEC_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Nesting depth of a document. GitHub's spec is 21 levels deep (29 fully
+ * dereferenced); 256 leaves real specs far below it and every recursive
+ * stage after load (ours, openapi-typescript, prettier, tsc on the output)
+ * far below the stack's limit.
+ */
+export const MAX_DEPTH = 256;
+
+/**
+ * Values a document may expand to, per character of its text. A tree needs
+ * at least one character per value; only YAML aliases share one value among
+ * many places, and a fan-out of them (the "billion laughs") expands to far
+ * more values than the text holds. Four per character allows any honest use.
+ */
+export const MAX_VALUES_PER_CHARACTER = 4;
+
+/** Where a walk stands: a linked path, built into a pointer only when a problem is found. */
+interface Place {
+  token: string;
+  parent: Place | undefined;
+}
+
+function pathOf(place: Place | undefined): string[] {
+  const tokens: string[] = [];
+  for (let at = place; at; at = at.parent) tokens.push(at.token);
+  return tokens.reverse();
+}
+
+/**
+ * The first problem with a parsed document's shape: nested deeper than
+ * MAX_DEPTH, a key holding a NUL character, or more values than the text
+ * can hold without alias expansion. Iterative, and it stops at the first
+ * problem, so it is linear in the text whatever the document is.
+ */
+export function shapeProblem(value: unknown, file: string, textLength: number): Diagnostic | undefined {
+  const budget = MAX_VALUES_PER_CHARACTER * textLength + 1_000;
+  let values = 0;
+  const pending: { value: unknown; depth: number; place: Place | undefined }[] = [{ value, depth: 0, place: undefined }];
+  while (pending.length > 0) {
+    const { value: node, depth, place } = pending.pop()!;
+    if (++values > budget) {
+      return diagnostic('SPEC_ALIAS_EXPANSION', `YAML aliases expand the document to more than ${budget} values (its text has ${textLength} characters)`, {
+        file,
+        pointer: toPointer(pathOf(place)),
+      });
+    }
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= MAX_DEPTH) {
+      return diagnostic('SPEC_TOO_DEEP', `The document is nested more than ${MAX_DEPTH} levels deep here`, { file, pointer: toPointer(pathOf(place)) });
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key.includes('\u0000')) {
+        // Placed at the object that holds the key: a pointer with the NUL in it would print it.
+        return diagnostic('SPEC_NUL_CHARACTER', `A key contains a NUL character (${JSON.stringify(key)})`, { file, pointer: toPointer(pathOf(place)) });
+      }
+      pending.push({ value: child, depth: depth + 1, place: { token: key, parent: place } });
+    }
+  }
+  return undefined;
+}
+
+/** A problem with the file's size, before it is read. */
+export function sizeProblem(file: string, bytes: number, alreadyRead: number): Diagnostic | undefined {
+  if (bytes + alreadyRead <= MAX_SPEC_BYTES) return undefined;
+  const megabytes = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+  const total = alreadyRead > 0 ? ` (with the files read before it, ${megabytes(bytes + alreadyRead)})` : '';
+  return diagnostic('SPEC_TOO_LARGE', `${file} is ${megabytes(bytes)}${total}; specforge reads at most ${megabytes(MAX_SPEC_BYTES)} per spec`, { file });
+}
