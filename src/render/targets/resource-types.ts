@@ -52,6 +52,8 @@ export const resourceTypesTarget: Target = {
   async render({ model, renderer }) {
     return typeModules(model).map(({ fileName, label, resource, operations }) => {
       const view = {
+        // Its file name: safe anywhere a template prints it (custom templates have long printed `name`).
+        name: fileName,
         label: commentText(label),
         item: resource && itemAlias(resource, operations),
         operations: operations.map((operation) => ({ doc: operationDoc(operation), aliases: aliasesOf(operation) })),
