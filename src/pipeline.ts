@@ -34,7 +34,8 @@ import { outputFolder } from './write/output-folder.js';
 import { isInside } from './write/paths.js';
 import { sha256 } from './hash.js';
 import { MANIFEST_PATH, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
-import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
+import { PACKAGE_JSON, packageNeeds, readPackageJson, updatePackageJson, type PackageNeed } from './write/package-json.js';
+import { findDrift, planWrite, type Action, type Finding, type Plan } from './write/plan.js';
 
 /**
  * In rendering order, which matters for large specs: the many small files go
@@ -192,6 +193,8 @@ export interface GenerateOptions extends PipelineOptions {
   outDir: string;
   force?: boolean;
   dryRun?: boolean;
+  /** Add to the scaffold package.json the keys this specforge needs and it lacks. */
+  updatePackageJson?: boolean;
 }
 
 /** An operation the spec gained or lost since the last generation. */
@@ -209,15 +212,32 @@ export interface GenerateResult {
   inputs: string[];
   /** Lint warnings found on the way. */
   warnings: LintWarnings;
+  /** What the kept package.json lacks, and whether this run added it (--update-package-json). */
+  packageJson: PackageJsonResult;
 }
+
+export interface PackageJsonResult {
+  needs: PackageNeed[];
+  updated: boolean;
+}
+
+const NO_PACKAGE_NEEDS: PackageJsonResult = { needs: [], updated: false };
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
   const resources = loadResources(options.templates);
-  if (!options.force && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
+  // --update-package-json reads the scaffold it would write, so it always renders.
+  if (!options.force && !options.updatePackageJson && previous && isUpToDate({ spec: options.spec, outDir, previous, settings: resources.fingerprint })) {
     const inputs = inputsInSpecFolder(options.spec, previous).map((input) => input.file);
-    return { actions: [], operations: { added: [], removed: [] }, upToDate: true, inputs, warnings: { total: 0, first: [] } };
+    return {
+      actions: [],
+      operations: { added: [], removed: [] },
+      upToDate: true,
+      inputs,
+      warnings: { total: 0, first: [] },
+      packageJson: NO_PACKAGE_NEEDS,
+    };
   }
   const { files, sources, warnings, operations } = await buildOutputs(options, resources);
   const progress = options.progress ?? SILENT;
@@ -226,9 +246,21 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const plan = planWrite({ files, previous, disk, force: options.force === true, outDir: options.outDir });
     if (plan.conflicts.length > 0) throw new SpecforgeError(plan.conflicts);
     if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, files: plan.files, operations }));
+    const packageJson = keptPackageJson(outDir, plan, options);
     const changes = operationChanges(previous?.operations, operations);
-    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings };
+    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings, packageJson };
   });
+}
+
+/** When the user's package.json was kept: what it lacks of the one this specforge writes, added if asked. */
+function keptPackageJson(outDir: string, plan: Plan, options: GenerateOptions): PackageJsonResult {
+  const action = plan.actions.find((candidate) => candidate.path === PACKAGE_JSON);
+  const existing = action?.change === 'keep' ? readPackageJson(outDir) : undefined;
+  if (action?.contents === undefined || existing === undefined) return NO_PACKAGE_NEEDS;
+  const needs = packageNeeds(action.contents, existing);
+  const update = options.updatePackageJson === true && !options.dryRun && needs.length > 0;
+  if (update) updatePackageJson(outDir, existing, needs);
+  return { needs, updated: update };
 }
 
 /** The spec's files as the output's manifest last recorded them (at least the root), for --watch. */
