@@ -29,7 +29,7 @@ import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
-import { applyPlan, fileHash, readDiskState, readManifest } from './write/disk.js';
+import { applyPlan, readDiskState, readManifest, specFileHash } from './write/disk.js';
 import { outputFolder } from './write/output-folder.js';
 import { isInside } from './write/paths.js';
 import { sha256 } from './hash.js';
@@ -336,7 +336,7 @@ function isUpToDate({ spec, outDir, previous, settings }: { spec: string; outDir
   const inputs = inputsInSpecFolder(spec, previous);
   // An input outside the spec's folder is not read: the real run that follows confines what the spec may reference.
   if (inputs.length < previous.inputs.length) return false;
-  if (!inputs.every((input) => fileHash(input.file) === input.sha256)) return false;
+  if (!inputs.every((input) => specFileHash(input.file) === input.sha256)) return false;
   const disk = readDiskState(outDir, Object.keys(previous.files));
   // Scaffolds are the user's, edited or deleted: they never make a run necessary.
   return Object.entries(previous.files).every(([path, entry]) => entry.kind === 'scaffold' || disk.get(path) === entry.sha256);
