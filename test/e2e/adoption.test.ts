@@ -126,3 +126,43 @@ test(
   },
   SLOW,
 );
+
+test('a kept package.json that lacks what this specforge needs: generate names each key, --update-package-json adds only those', async () => {
+  const out = join(work.dir, 'service');
+  expect((await runCli(['generate', PETSTORE, '--out', out, '--quiet'])).code).toBe(0);
+  // A project made by an older specforge, since edited by its owner.
+  const file = join(out, 'package.json');
+  const older = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
+  delete older.devDependencies!['cross-env'];
+  delete older.overrides;
+  older.scripts!['test:conformance'] = 'my own command';
+  older.dependencies!.pg = '^8.0.0';
+  writeJson(file, older);
+  // A newer specforge is a new fingerprint: simulated by a template change, which makes the run render again.
+  const templates = join(work.dir, 'templates');
+  mkdirSync(join(templates, 'types'), { recursive: true });
+  writeFileSync(join(templates, 'types/resource.ts.hbs'), readFileSync(join(ROOT, 'templates/types/resource.ts.hbs'), 'utf8') + '\n// newer\n');
+
+  const told = await runCli(['generate', PETSTORE, '--out', out, '--templates', templates]);
+  expect(told.code).toBe(0);
+  expect(told.stdout).toContain('package.json lacks what this specforge needs');
+  expect(told.stdout).toMatch(/devDependencies\."cross-env": "\^\d+/);
+  expect(told.stdout).toContain('overrides."unrs-resolver"');
+  expect(told.stdout).not.toContain('test:conformance'); // the user's own command is theirs
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(older);
+
+  const updated = await runCli(['generate', PETSTORE, '--out', out, '--templates', templates, '--update-package-json']);
+  expect(updated.code).toBe(0);
+  expect(updated.stdout).toContain('Added to package.json');
+  const after = readFileSync(file, 'utf8');
+  const wanted = JSON.parse(readFileSync(join(EXAMPLES, 'petstore/generated/package.json'), 'utf8')) as typeof older;
+  expect(JSON.parse(after)).toEqual({
+    ...older,
+    devDependencies: { ...older.devDependencies, 'cross-env': wanted.devDependencies!['cross-env'] },
+    overrides: wanted.overrides,
+  });
+  expect(after).toBe(JSON.stringify(JSON.parse(after), null, 2) + '\n');
+
+  const again = await runCli(['generate', PETSTORE, '--out', out, '--templates', templates, '--update-package-json', '--quiet']);
+  expect(again).toMatchObject({ code: 0, stdout: expect.not.stringContaining('package.json') });
+});
