@@ -69,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
         .option('force', { type: 'boolean', default: false, describe: 'Overwrite generated files that were edited by hand, and files specforge did not write (each is backed up to <out>/.specforge/backup/ first)' })
         .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Stay running and regenerate whenever the spec or a file it references changes' })
         .option('lint', { type: 'boolean', default: true, describe: 'Check the spec against the conventions first, stopping on errors (--no-lint skips it)' })
-        .option('update-package-json', { type: 'boolean', default: false, describe: 'Add to your package.json (a scaffold) the dependencies and scripts this specforge needs and it lacks; nothing else changes' }),
+        .option('update-package-json', { type: 'boolean', default: false, describe: 'Add to your package.json (a scaffold) the dependencies, scripts and overrides this specforge needs and it lacks; nothing else changes' }),
       async (args) => {
         exitCode = await runGenerate(args as unknown as GenerateArgs);
       },
