@@ -30,11 +30,12 @@ import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
-import { applyPlan, fileHash, readDiskState, readManifest } from './write/disk.js';
+import { applyPlan, readDiskState, readManifest, specFileHash } from './write/disk.js';
 import { outputFolder } from './write/output-folder.js';
 import { sha256 } from './hash.js';
 import { MANIFEST_PATH, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
-import { findDrift, planWrite, type Action, type Finding } from './write/plan.js';
+import { PACKAGE_JSON, packageNeeds, readPackageJson, updatePackageJson, type PackageNeed } from './write/package-json.js';
+import { findDrift, planWrite, type Action, type Finding, type Plan } from './write/plan.js';
 
 /**
  * In rendering order, which matters for large specs: the many small files go
@@ -194,6 +195,8 @@ export interface GenerateOptions extends PipelineOptions {
   outDir: string;
   force?: boolean;
   dryRun?: boolean;
+  /** Add to the scaffold package.json the keys this specforge needs and it lacks. */
+  updatePackageJson?: boolean;
 }
 
 /** An operation the spec gained or lost since the last generation. */
@@ -211,15 +214,32 @@ export interface GenerateResult {
   inputs: string[];
   /** Lint warnings found on the way. */
   warnings: LintWarnings;
+  /** What the kept package.json lacks, and whether this run added it (--update-package-json). */
+  packageJson: PackageJsonResult;
 }
+
+export interface PackageJsonResult {
+  needs: PackageNeed[];
+  updated: boolean;
+}
+
+const NO_PACKAGE_NEEDS: PackageJsonResult = { needs: [], updated: false };
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
   const resources = loadResources(options.templates);
-  if (!options.force && previous && isUpToDate({ spec: options.spec, refRoot: options.refRoot, outDir, previous, settings: resources.fingerprint })) {
+  // --update-package-json reads the scaffold it would write, so it always renders.
+  if (!options.force && !options.updatePackageJson && previous && isUpToDate({ spec: options.spec, refRoot: options.refRoot, outDir, previous, settings: resources.fingerprint })) {
     const inputs = referableInputs(options.spec, options.refRoot, previous).map((input) => input.file);
-    return { actions: [], operations: { added: [], removed: [] }, upToDate: true, inputs, warnings: { total: 0, first: [] } };
+    return {
+      actions: [],
+      operations: { added: [], removed: [] },
+      upToDate: true,
+      inputs,
+      warnings: { total: 0, first: [] },
+      packageJson: NO_PACKAGE_NEEDS,
+    };
   }
   const { files, sources, warnings, operations } = await buildOutputs(options, resources);
   const progress = options.progress ?? SILENT;
@@ -228,9 +248,21 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const plan = planWrite({ files, previous, disk, force: options.force === true, outDir: options.outDir });
     if (plan.conflicts.length > 0) throw new SpecforgeError(plan.conflicts);
     if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, files: plan.files, operations }));
+    const packageJson = keptPackageJson(outDir, plan, options);
     const changes = operationChanges(previous?.operations, operations);
-    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings };
+    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings, packageJson };
   });
+}
+
+/** When the user's package.json was kept: what it lacks of the one this specforge writes, added if asked. */
+function keptPackageJson(outDir: string, plan: Plan, options: GenerateOptions): PackageJsonResult {
+  const action = plan.actions.find((candidate) => candidate.path === PACKAGE_JSON);
+  const existing = action?.change === 'keep' ? readPackageJson(outDir) : undefined;
+  if (action?.contents === undefined || existing === undefined) return NO_PACKAGE_NEEDS;
+  const needs = packageNeeds(action.contents, existing);
+  const update = options.updatePackageJson === true && !options.dryRun && needs.length > 0;
+  if (update) updatePackageJson(outDir, existing, needs);
+  return { needs, updated: update };
 }
 
 /** The spec's files as the output's manifest last recorded them (at least the root), for --watch. */
@@ -306,7 +338,7 @@ function isUpToDate({ spec, refRoot, outDir, previous, settings }: { spec: strin
   const inputs = referableInputs(spec, refRoot, previous);
   // An input the spec may not reference now is not read here: the real run that follows reports it.
   if (inputs.length < previous.inputs.length) return false;
-  if (!inputs.every((input) => fileHash(input.file) === input.sha256)) return false;
+  if (!inputs.every((input) => specFileHash(input.file) === input.sha256)) return false;
   const disk = readDiskState(outDir, Object.keys(previous.files));
   // Scaffolds are the user's, edited or deleted: they never make a run necessary.
   return Object.entries(previous.files).every(([path, entry]) => entry.kind === 'scaffold' || disk.get(path) === entry.sha256);

@@ -20,6 +20,7 @@ import {
   printDiagnostics,
   printFindings,
   printOperationChanges,
+  printPackageNeeds,
   printLintReport,
   printWarnings,
   progressOn,
@@ -43,6 +44,7 @@ interface GenerateArgs extends Common {
   force: boolean;
   watch: boolean;
   lint: boolean;
+  updatePackageJson: boolean;
 }
 
 interface LintArgs extends Common {
@@ -67,7 +69,8 @@ export async function main(argv: string[]): Promise<number> {
         .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be written or deleted; write nothing' })
         .option('force', { type: 'boolean', default: false, describe: 'Overwrite generated files that were edited by hand, and files specforge did not write (each is backed up to <out>/.specforge/backup/ first)' })
         .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Stay running and regenerate whenever the spec or a file it references changes' })
-        .option('lint', { type: 'boolean', default: true, describe: 'Check the spec against the conventions first, stopping on errors (--no-lint skips it)' }),
+        .option('lint', { type: 'boolean', default: true, describe: 'Check the spec against the conventions first, stopping on errors (--no-lint skips it)' })
+        .option('update-package-json', { type: 'boolean', default: false, describe: 'Add to your package.json (a scaffold) the dependencies, scripts and overrides this specforge needs and it lacks; nothing else changes' }),
       async (args) => {
         exitCode = await runGenerate(args as unknown as GenerateArgs);
       },
@@ -108,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue(
       [
         'Options by command (`specforge <command> --help` explains each):',
-        '  generate  --out <dir> [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint]',
+        '  generate  --out <dir> [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint] [--update-package-json]',
         '  lint      [--format text|json] [--strict]',
         '  check     --out <dir> [--templates <dir>]',
         '  merge     --out <file|->',
@@ -197,6 +200,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
         force: args.force,
         dryRun: args.dryRun,
         lint: args.lint,
+        updatePackageJson: args.updatePackageJson,
         progress: progressOn(output),
       });
       printWarnings(output, result.warnings, args.spec);
@@ -205,6 +209,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       else {
         printActions(output, result.actions, args.dryRun);
         printOperationChanges(output, result.operations);
+        printPackageNeeds(output, result.packageJson);
         if (!output.quiet) output.err(paint(output, '2', `  done in ${took}`));
       }
       lastInputs = result.inputs;

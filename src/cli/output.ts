@@ -4,7 +4,7 @@
  */
 import { relative } from 'node:path';
 import { ansi, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
-import type { GenerateResult, LintWarnings, Progress } from '../pipeline.js';
+import type { GenerateResult, LintWarnings, PackageJsonResult, Progress } from '../pipeline.js';
 import type { Action, Change, Finding } from '../write/plan.js';
 
 export interface Output {
@@ -141,4 +141,15 @@ export function printOperationChanges(output: Output, changes: GenerateResult['o
     output.out('Operations removed from the spec: delete each from its handler file:');
     for (const change of changes.removed) output.out(`  - ${change.method} ${change.path}  ${change.operationId}  in ${change.handler}`);
   }
+}
+
+/** After `generate`: the keys the kept package.json lacks, as they would be written, or that they were added. */
+export function printPackageNeeds(output: Output, { needs, updated }: PackageJsonResult): void {
+  if (needs.length === 0) return;
+  output.out(
+    updated
+      ? 'Added to package.json what this specforge needs (run npm install):'
+      : 'package.json lacks what this specforge needs: add these keys (or run generate again with --update-package-json):',
+  );
+  for (const need of needs) output.out(`  ${need.section}.${JSON.stringify(need.name)}: ${JSON.stringify(need.value)}`);
 }

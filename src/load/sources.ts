@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diagnostic, type SourceLocation } from '../diagnostics.js';
-import { sha256 } from '../hash.js';
+import { specHash } from '../hash.js';
 import { isObject, visitRefs, walk } from '../openapi/document.js';
 import { locateInJson } from './json-positions.js';
 import { sizeProblem } from './limits.js';
@@ -19,7 +19,7 @@ export interface SourceFile {
   path: string;
   text: string;
   value: unknown;
-  /** sha256 of the bytes, for the manifest's input fingerprint. */
+  /** Its hash with line ends normalised (`specHash`), for the manifest's input fingerprint. */
   hash: string;
   /** Which parser read it (a `.yaml` file in flow style may look like JSON and not be). */
   syntax: 'json' | 'yaml';
@@ -70,7 +70,7 @@ export class SourceSet {
     const text = decoded.text;
     const parsed = parseText(text, path);
     if (!parsed.ok) return parsed.problem;
-    const file: SourceFile = { path, text, value: parsed.value, hash: sha256(bytes), syntax: parsed.syntax };
+    const file: SourceFile = { path, text, value: parsed.value, hash: specHash(bytes), syntax: parsed.syntax };
     this.files.set(path, file);
     return file;
   }

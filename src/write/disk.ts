@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
-import { sha256 } from '../hash.js';
+import { sha256, specHash } from '../hash.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type Manifest } from './manifest.js';
 import { isInside, outsideOutProblem } from './paths.js';
 import type { DiskState, Plan } from './plan.js';
@@ -24,8 +24,13 @@ export function readManifest(outDir: string): Manifest | undefined {
 }
 
 /** The hash of a file's bytes; undefined where there is none. */
-export function fileHash(file: string): string | undefined {
+function fileHash(file: string): string | undefined {
   return existsSync(file) ? sha256(readFileSync(file)) : undefined;
+}
+
+/** A spec file's hash as the manifest records its inputs (line ends aside); undefined where there is none. */
+export function specFileHash(file: string): string | undefined {
+  return existsSync(file) ? specHash(readFileSync(file)) : undefined;
 }
 
 export function readDiskState(outDir: string, paths: Iterable<string>): DiskState {

@@ -37,7 +37,7 @@ const CONVENTIONS = [
 
 /** What the generated service installs: the versions specforge itself is tested with. */
 const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];
-const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', 'jest', 'ts-jest', 'typescript'];
+const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', 'cross-env', 'jest', 'ts-jest', 'typescript'];
 
 export const serverTarget: Target = {
   name: 'server',
@@ -123,5 +123,8 @@ function packageView(model: ApiModel): object {
     description: model.title,
     dependencies: RUNTIME_DEPENDENCIES.map(range),
     devDependencies: DEV_DEPENDENCIES.map((name) => (name === 'typescript' ? { name, version: `~${versions[name]}` } : range(name))),
+    // specforge's own pins of transitive packages (see its package.json): the same lock-file
+    // completeness for the generated project, whose `npm ci` needs every platform's bindings.
+    overrides: Object.entries(own.overrides ?? {}).map(([name, version]) => ({ name, version })),
   };
 }
