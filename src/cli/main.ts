@@ -265,6 +265,8 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
         if (!output.quiet) output.err(paint(output, '2', `  done in ${took}`));
       }
       lastInputs = result.inputs;
+      // Only a dry run comes back with refusals: the plan first, then why a real run would stop.
+      if (result.refusals.length > 0) throw new SpecforgeError(result.refusals);
       return EXIT.ok;
     });
   // A refused --out ends even --watch at once: no run could ever write there.
@@ -305,6 +307,20 @@ async function runMerge(args: Common & { out: string }): Promise<number> {
   });
 }
 
+/** The `specforge generate` that repeats what this command line named (the config file supplies the rest). */
+function generateCommand(given: Given): string {
+  const words = ['specforge', 'generate'];
+  if (given.spec !== undefined) words.push(shellWord(given.spec));
+  if (given.out !== undefined) words.push('--out', shellWord(given.out));
+  if (given.templates !== undefined) words.push('--templates', shellWord(given.templates));
+  return words.join(' ');
+}
+
+/** A path as a POSIX shell reads it back: bare when safe, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Why the merged spec may not be written to --out, if it may not: it names no file. */
 function mergeTargetProblem(out: string): string | undefined {
   if (out.trim() === '') return 'is empty';
@@ -343,8 +359,7 @@ async function runCheck(args: GenerateArgs): Promise<number> {
       return EXIT.ok;
     }
     output.out(`${args.out} differs from what ${args.spec} generates:`);
-    printFindings(output, findings);
-    output.out(`Run \`specforge generate ${args.spec} --out ${args.out}\` and commit the result.`);
+    printFindings(output, findings, generateCommand(args.given));
     return EXIT.userError;
   });
 }
