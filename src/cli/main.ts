@@ -206,11 +206,12 @@ function withSuggestions(message: string, argv: string[], flags: string[]): stri
   // yargs lists `--dry-runn` twice, as dry-runn and dryRunn: the first spelling is the one typed.
   const names = unknown[1]!.split(', ').filter((name) => !/[A-Z]/.test(name));
   const candidates = flags.filter((flag) => flag.length > 1 && !/[A-Z]/.test(flag));
+  const dashed = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
   const suggestions = names.flatMap((name) => {
     const guess = closest(name, candidates);
-    return guess ? [`--${name}: did you mean --${guess}?`] : [];
+    return guess ? [`${dashed(name)}: did you mean --${guess}?`] : [];
   });
-  const listed = `Unknown option${names.length === 1 ? '' : 's'}: ${names.map((name) => `--${name}`).join(', ')}`;
+  const listed = `Unknown option${names.length === 1 ? '' : 's'}: ${names.map(dashed).join(', ')}`;
   return [listed, ...suggestions].join('\n');
 }
 
