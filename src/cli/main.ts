@@ -66,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   const known = (y: Argv): Argv => ((flags = optionNames(y)), y);
   const parser = yargs(stdoutAsValue(argv))
     .scriptName('specforge')
-    .usage('$0 <command> <spec> [options]\n\nGenerate a convention-conformant TypeScript service from an OpenAPI 3.x spec.')
+    .usage('$0 <command> [spec] [options]\n\nGenerate a convention-conformant TypeScript service from an OpenAPI 3.x spec.')
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print only errors and the final result' })
     .option('color', { type: 'boolean', describe: 'Colour the output (default: on a terminal, unless NO_COLOR is set)' })
     .command(
@@ -119,9 +119,9 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue(
       [
         'Options by command (`specforge <command> --help` explains each):',
-        '  generate  --out <dir> [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint]',
+        '  generate  [--out <dir>] [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint]',
         '  lint      [--format text|json] [--strict]',
-        '  check     --out <dir> [--templates <dir>]',
+        '  check     [--out <dir>] [--templates <dir>]',
         '  merge     --out <file|->',
         '  all       [--quiet] [--color|--no-color]',
         '',

@@ -146,9 +146,10 @@ const FIXES: Record<Finding['problem'], (generate: string) => string> = {
 /** `specforge check`: each finding, then the fix for each kind found (a plain generate refuses hand-edited files). */
 export function printFindings(output: Output, findings: readonly Finding[], generate: string): void {
   for (const finding of findings) output.out(`  ${finding.problem.padEnd(14)} ${finding.path}`);
-  // Kinds with the same fix share a line: `missing, stale: run …`.
+  // Kinds with the same fix share a line (`missing, stale: run …`), in the order of FIXES.
+  const found = new Set(findings.map((finding) => finding.problem));
   const byFix = new Map<string, string[]>();
-  for (const problem of new Set(findings.map((finding) => finding.problem))) {
+  for (const problem of (Object.keys(FIXES) as Finding['problem'][]).filter((kind) => found.has(kind))) {
     const fix = FIXES[problem](generate);
     byFix.set(fix, [...(byFix.get(fix) ?? []), problem]);
   }

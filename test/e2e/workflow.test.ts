@@ -244,16 +244,18 @@ function resourceTemplateOverride(source: string): string {
 describe('--templates', () => {
   test('a template in the override directory replaces the built-in one of the same path', async () => {
     const { spec, out } = bookshop();
-    const overrides = resourceTemplateOverride('// Team layout for {{name}}\nexport const resource = {{json name}};\n');
+    // The view names the resource in `label` (it had `name` once).
+    const overrides = resourceTemplateOverride('// Team layout for {{label}}\nexport {};\n');
     const result = await runCli(['generate', spec, '--out', out, '--templates', overrides]);
     expect(result.code).toBe(0);
-    expect(readFileSync(join(out, 'src/generated/resources/books.ts'), 'utf8')).toContain(
-      "// Team layout for books\nexport const resource = 'books';\n",
-    );
+    expect(readFileSync(join(out, 'src/generated/resources/books.ts'), 'utf8')).toContain('// Team layout for the `books` resource\nexport {};\n');
     // The other templates are still the built-in ones.
     expect(readFileSync(join(out, 'src/generated/types.ts'), 'utf8')).toContain('export interface paths');
-    // A changed template is a changed input: the next run without it regenerates.
-    const back = await runCli(['generate', spec, '--out', out]);
+    // A run without them would revert the customised files: it stops; --force goes back to the built-in templates.
+    const refused = await runCli(['generate', spec, '--out', out]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('TEMPLATES_NOT_GIVEN');
+    const back = await runCli(['generate', spec, '--out', out, '--force']);
     expect(back.stdout).toMatch(/updated\s+src\/generated\/resources\/books\.ts/);
   });
 });
