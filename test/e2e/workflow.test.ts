@@ -193,7 +193,7 @@ describe('check', () => {
     const generate = `specforge generate ${spec} --out ${out}`;
     expect(result.stdout).toContain(`  missing, stale: run \`${generate}\` and commit the result.`);
     expect(result.stdout).toContain(`  orphaned: run \`${generate}\` (it deletes them) and commit the result.`);
-    expect(result.stdout).toMatch(/ {2}hand-edited: to keep the change, move it into a template override \(--templates.*\); to discard it, run `.* --force`/);
+    expect(result.stdout).toMatch(/ {2}hand-edited: to keep the change, move it into a template override \(--templates, see the README\) or a scaffold.*; to discard it, run `.* --force`/);
   });
 
   test('the generate it advises is the one that fixes it: hand-edited → --force', async () => {
