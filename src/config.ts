@@ -6,6 +6,7 @@
  */
 import { diagnostic, DIAGNOSTIC_CATALOG, SpecforgeError, toPointer, type Diagnostic } from './diagnostics.js';
 import { HTTP_METHODS } from './openapi/document.js';
+import { closest } from './suggest.js';
 
 export const EXTENSION = 'x-specforge';
 
@@ -112,29 +113,6 @@ function checkAgainst(value: unknown, shape: Shape, path: (string | number)[], f
     }
   }
   return problems;
-}
-
-/** Edit distance, to suggest the option a typo meant. */
-function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of candidates) {
-    const d = levenshtein(word.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 // ── resolution ───────────────────────────────────────────────────────────────

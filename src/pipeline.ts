@@ -6,12 +6,12 @@
  * `generate` runs all of it; `check` skips lint and stops before write to
  * compare; `merge` stops after conventions; `lint` after lint.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { applyConventions, type MergedSpec } from './conventions/index.js';
 import { validateConfig } from './config.js';
-import { SpecforgeError, type Diagnostic } from './diagnostics.js';
+import { diagnostic, SpecforgeError, type Diagnostic } from './diagnostics.js';
 import { lintSpec } from './lint/index.js';
 import type { OpenApiDocument } from './openapi/document.js';
 import { byKey, byLocation } from './order.js';
@@ -32,6 +32,7 @@ import { typesTarget } from './render/targets/types.js';
 import { loadResources, VERSION, type Resources } from './resources.js';
 import { applyPlan, readDiskState, readManifest, specFileHash } from './write/disk.js';
 import { outputFolder } from './write/output-folder.js';
+import { pathProblem } from './write/paths.js';
 import { sha256 } from './hash.js';
 import { MANIFEST_PATH, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
 import { PACKAGE_JSON, packageNeeds, readPackageJson, updatePackageJson, type PackageNeed } from './write/package-json.js';
@@ -216,6 +217,8 @@ export interface GenerateResult {
   warnings: LintWarnings;
   /** What the kept package.json lacks, and whether this run added it (--update-package-json). */
   packageJson: PackageJsonResult;
+  /** Why the run would not write (hand-edited files, templates left out): a --dry-run reports them after its plan. */
+  refusals: Diagnostic[];
 }
 
 export interface PackageJsonResult {
@@ -228,9 +231,14 @@ const NO_PACKAGE_NEEDS: PackageJsonResult = { needs: [], updated: false };
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
+  const revert = options.force ? [] : templatesLeftOut(previous, options, 'generate');
+  // Refused at once, before the pipeline runs; a dry run goes on to show what the run would do.
+  if (revert.length > 0 && !options.dryRun) throw new SpecforgeError(revert);
   const resources = loadResources(options.templates);
+  const templates = templatesRecord(outDir, options.templates);
   // --update-package-json reads the scaffold it would write, so it always renders.
-  if (!options.force && !options.updatePackageJson && previous && isUpToDate({ spec: options.spec, refRoot: options.refRoot, outDir, previous, settings: resources.fingerprint })) {
+  const settled = !options.force && !options.updatePackageJson && revert.length === 0 && previous !== undefined;
+  if (settled && isUpToDate({ spec: options.spec, refRoot: options.refRoot, outDir, previous, settings: resources.fingerprint, templates })) {
     const inputs = referableInputs(options.spec, options.refRoot, previous).map((input) => input.file);
     return {
       actions: [],
@@ -239,6 +247,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       inputs,
       warnings: { total: 0, first: [] },
       packageJson: NO_PACKAGE_NEEDS,
+      refusals: [],
     };
   }
   const { files, sources, warnings, operations } = await buildOutputs(options, resources);
@@ -246,11 +255,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   return stage(progress, 'write', () => {
     const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {})]);
     const plan = planWrite({ files, previous, disk, force: options.force === true, outDir: options.outDir });
-    if (plan.conflicts.length > 0) throw new SpecforgeError(plan.conflicts);
-    if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, files: plan.files, operations }));
+    const refusals = [...revert, ...plan.conflicts];
+    if (refusals.length > 0 && !options.dryRun) throw new SpecforgeError(refusals);
+    if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, templates, files: plan.files, operations }));
     const packageJson = keptPackageJson(outDir, plan, options);
     const changes = operationChanges(previous?.operations, operations);
-    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings, packageJson };
+    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings, packageJson, refusals };
   });
 }
 
@@ -263,6 +273,32 @@ function keptPackageJson(outDir: string, plan: Plan, options: GenerateOptions): 
   const update = options.updatePackageJson === true && !options.dryRun && needs.length > 0;
   if (update) updatePackageJson(outDir, existing, needs);
   return { needs, updated: update };
+}
+
+/** The manifest's record of a --templates folder: relative to --out, `/`-separated; none where no portable path leads there (another drive). */
+function templatesRecord(outDir: string, templates: string | undefined): string | undefined {
+  if (templates === undefined) return undefined;
+  const way = relative(outDir, realpathSync(templates)).split(sep).join('/');
+  return pathProblem(way, { upward: true }) === undefined ? way : undefined;
+}
+
+/**
+ * The last generation used --templates and this run names none: it would put
+ * the built-in output back over what the templates customise. `check` has no
+ * --force, so its advice is only to name the templates.
+ */
+function templatesLeftOut(previous: Manifest | undefined, options: GenerateOptions, command: 'generate' | 'check'): Diagnostic[] {
+  if (previous?.templates === undefined || options.templates !== undefined) return [];
+  const folder = relative(process.cwd(), resolve(options.outDir, previous.templates)) || '.';
+  const how = `Pass --templates ${folder} (or set "templates" in specforge.config.json)`;
+  const message =
+    `${options.outDir} was generated with the templates in ${folder} (so its manifest records); ` +
+    `without --templates this ${command === 'generate' ? 'run would revert' : 'check would report'} every file they customise`;
+  return [
+    diagnostic('TEMPLATES_NOT_GIVEN', message, { file: join(options.outDir, MANIFEST_PATH) }, {
+      hint: command === 'generate' ? `${how}; or pass --force to go back to the built-in templates.` : `${how}.`,
+    }),
+  ];
 }
 
 /** The spec's files as the output's manifest last recorded them (at least the root), for --watch. */
@@ -286,12 +322,14 @@ export interface CheckResult {
 export async function check(options: GenerateOptions): Promise<CheckResult> {
   const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
+  const revert = templatesLeftOut(previous, options, 'check');
+  if (revert.length > 0) throw new SpecforgeError(revert);
   // Drift only: the rules were applied when the output was generated.
   const { files, sources, resources, operations } = await buildOutputs({ ...options, lint: false });
   const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {}), MANIFEST_PATH]);
   const findings = findDrift({ files, previous, disk });
   const expected = planWrite({ files, previous, disk, force: false, outDir: options.outDir }).files;
-  const manifest = manifestFor({ sources, resources, files: expected, operations });
+  const manifest = manifestFor({ sources, resources, templates: templatesRecord(outDir, options.templates), files: expected, operations });
   if (previous === undefined) findings.push({ path: MANIFEST_PATH, problem: 'missing' });
   else if (disk.get(MANIFEST_PATH) !== sha256(serializeManifest(manifest))) findings.push({ path: MANIFEST_PATH, problem: 'stale' });
   return { findings };
@@ -300,17 +338,19 @@ export async function check(options: GenerateOptions): Promise<CheckResult> {
 interface ManifestInput {
   sources: SourceSet;
   resources: Resources;
+  templates: string | undefined;
   files: Manifest['files'];
   operations: Record<string, OperationRecord>;
 }
 
-function manifestFor({ sources, resources, files, operations }: ManifestInput): Manifest {
+function manifestFor({ sources, resources, templates, files, operations }: ManifestInput): Manifest {
   const root = dirname(sources.root);
   return {
     manifestVersion: 1,
     generator: `specforge@${VERSION}`,
     inputs: sources.all.map((file) => ({ path: relative(root, file.path).split(sep).join('/'), sha256: file.hash })),
     settings: resources.fingerprint,
+    ...(templates === undefined ? {} : { templates }),
     files,
     operations,
   };
@@ -329,9 +369,18 @@ function operationChanges(
   return { added: missingFrom(current, previous), removed: missingFrom(previous, current) };
 }
 
+interface UpToDateInput {
+  spec: string;
+  refRoot?: string | undefined;
+  outDir: string;
+  previous: Manifest;
+  settings: string;
+  templates: string | undefined;
+}
+
 /** Same inputs, same settings, outputs untouched: the run would change nothing. */
-function isUpToDate({ spec, refRoot, outDir, previous, settings }: { spec: string; refRoot?: string; outDir: string; previous: Manifest; settings: string }): boolean {
-  if (previous.settings !== settings) return false;
+function isUpToDate({ spec, refRoot, outDir, previous, settings, templates }: UpToDateInput): boolean {
+  if (previous.settings !== settings || previous.templates !== templates) return false;
   const root = dirname(resolve(spec));
   const rootName = relative(root, resolve(spec)).split(sep).join('/');
   if (!previous.inputs.some((input) => input.path === rootName)) return false;

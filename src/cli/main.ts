@@ -9,6 +9,7 @@ import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { serializeSpec } from '../openapi/serialize.js';
 import { check, generate, lint, mergeSpec, recordedInputs } from '../pipeline.js';
 import { VERSION } from '../resources.js';
+import { closest } from '../suggest.js';
 import { writeAtomically } from '../write/disk.js';
 import { outputFolder } from '../write/output-folder.js';
 import {
@@ -27,6 +28,7 @@ import {
   type Output,
 } from './output.js';
 import { watchAndRegenerate } from './watch.js';
+import { CONFIG_FILE, discoverConfigFile, layered, pathsFrom, type ConfigFile } from './config-file.js';
 
 export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
 
@@ -35,7 +37,12 @@ interface Common {
   refRoot: string | undefined;
   quiet: boolean;
   color: boolean | undefined;
+  /** The inputs given as flags (or the spec argument), to repeat them in a command we advise. */
+  given: Given;
 }
+
+/** What the command line named, before specforge.config.json fills the gaps. */
+type Given = Partial<Pick<ConfigFile, 'spec' | 'out' | 'templates' | 'refRoot' | 'lint'>>;
 
 interface GenerateArgs extends Common {
   out: string;
@@ -57,80 +64,90 @@ class UsageError extends Error {}
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
+  let flags: string[] = [];
+  /** The command's flags, remembered as its options are declared, to suggest one for a typo. */
+  const known = (y: Argv): Argv => ((flags = optionNames(y)), y);
   const parser = yargs(stdoutAsValue(argv))
     .scriptName('specforge')
-    .usage('$0 <command> <spec> [options]\n\nGenerate a convention-conformant TypeScript service from an OpenAPI 3.x spec.')
+    .usage('$0 <command> [spec] [options]\n\nGenerate a convention-conformant TypeScript service from an OpenAPI 3.x spec.')
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print only errors and the final result' })
     .option('color', { type: 'boolean', describe: 'Colour the output (default: on a terminal, unless NO_COLOR is set)' })
     .command(
-      'generate <spec>',
+      'generate [spec]',
       'Merge the conventions into <spec> and generate every target into --out',
-      (y) => outputOptions(specArgument(y))
+      (y) => known(outputOptions(specArgument(y))
         .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be written or deleted; write nothing' })
         .option('force', { type: 'boolean', default: false, describe: 'Overwrite generated files that were edited by hand, and files specforge did not write (each is backed up to <out>/.specforge/backup/ first)' })
         .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Stay running and regenerate whenever the spec or a file it references changes' })
-        .option('lint', { type: 'boolean', default: true, describe: 'Check the spec against the conventions first, stopping on errors (--no-lint skips it)' })
-        .option('update-package-json', { type: 'boolean', default: false, describe: 'Add to your package.json (a scaffold) the dependencies, scripts and overrides this specforge needs and it lacks; nothing else changes' }),
+        .option('lint', { type: 'boolean', describe: 'Check the spec against the conventions first, stopping on errors (--no-lint skips it; default: on)' })
+        .option('update-package-json', { type: 'boolean', default: false, describe: 'Add to your package.json (a scaffold) the dependencies, scripts and overrides this specforge needs and it lacks; nothing else changes' })),
       async (args) => {
-        exitCode = await runGenerate(args as unknown as GenerateArgs);
+        exitCode = await runGenerate(withConfig<GenerateArgs>(args, ['spec', 'out']));
       },
     )
     .command(
-      'merge <spec>',
+      'merge [spec]',
       'Write only the merged spec (the conventions applied), as YAML or JSON by the file extension',
-      (y) => specArgument(y).option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'File to write: .yaml, .yml or .json; "-" for standard output' }),
+      (y) => known(specArgument(y).option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'File to write: .yaml, .yml or .json; "-" for standard output' })),
       async (args) => {
-        exitCode = await runMerge(args as unknown as Common & { out: string });
+        // --out here names the merged spec, not the generated project: only the spec comes from the config file.
+        exitCode = await runMerge({ ...withConfig<Common>({ ...args, out: undefined }, ['spec']), out: args.out as string });
       },
     )
     .command(
-      'lint <spec>',
+      'lint [spec]',
       'Check <spec> against the conventions: exit 1 on errors (or, with --strict, on warnings too)',
       (y) =>
-        specArgument(y)
-          .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text for people, json for tools' })
-          .option('strict', { type: 'boolean', default: false, describe: 'Treat warnings as errors' }),
+        known(
+          specArgument(y)
+            .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text for people, json for tools' })
+            .option('strict', { type: 'boolean', default: false, describe: 'Treat warnings as errors' }),
+        ),
       async (args) => {
-        exitCode = await runLint(args as unknown as LintArgs);
+        exitCode = await runLint(withConfig<LintArgs>(args, ['spec']));
       },
     )
     .command(
-      'check <spec>',
+      'check [spec]',
       'Regenerate in memory and exit 1, listing each file, when --out is stale, hand-edited, missing files or has orphans',
-      (y) => outputOptions(specArgument(y)),
+      (y) => known(outputOptions(specArgument(y))),
       async (args) => {
-        exitCode = await runCheck(args as unknown as GenerateArgs);
+        exitCode = await runCheck(withConfig<GenerateArgs>(args, ['spec', 'out']));
       },
     )
     .demandCommand(1, 'Name a command: generate, lint, check or merge.')
     .strict()
-    .recommendCommands()
     .version(VERSION)
     .help()
     .alias('help', 'h')
     .epilogue(
       [
         'Options by command (`specforge <command> --help` explains each):',
-        '  generate  --out <dir> [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint] [--update-package-json]',
+        '  generate  [--out <dir>] [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint] [--update-package-json]',
         '  lint      [--format text|json] [--strict]',
-        '  check     --out <dir> [--templates <dir>]',
+        '  check     [--out <dir>] [--templates <dir>]',
         '  merge     --out <file|->',
         '  all       [--ref-root <dir>] [--quiet] [--color|--no-color]',
         '',
         'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.',
-        'Configuration lives in the spec, under `x-specforge` (see the README).',
+        `Inputs and options may live in ${CONFIG_FILE}, found in this folder or above it; flags override it.`,
+        'The conventions are configured in the spec, under `x-specforge` (see the README).',
       ].join('\n'),
     )
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     // Throwing stops yargs before any command runs with the arguments it rejected.
     .fail((message, error) => {
-      throw error ?? new UsageError(message);
+      throw error ?? new UsageError(withSuggestions(message, argv, flags.length > 0 ? flags : optionNames(parser)));
     });
   try {
     await parser.parseAsync();
   } catch (error) {
     const output = consoleOutput({});
+    if (error instanceof SpecforgeError) {
+      printDiagnostics(output, error.diagnostics);
+      return EXIT.userError;
+    }
     if (!(error instanceof UsageError)) return reportUnexpected(output, error);
     output.err(`specforge: ${error.message}`);
     output.err('Run `specforge --help` for the commands and options.');
@@ -154,9 +171,57 @@ function stdoutAsValue(argv: string[]): string[] {
   return result;
 }
 
+/**
+ * The command's inputs: each from its flag (or the spec argument), else from
+ * specforge.config.json, else the default; a required one given nowhere is a usage error.
+ */
+function withConfig<T extends Common>(args: Record<string, unknown>, required: ('spec' | 'out')[]): T {
+  const given: Given = {};
+  for (const key of ['spec', 'out', 'templates', 'refRoot', 'lint'] as const) {
+    if (args[key] !== undefined) (given as Record<string, unknown>)[key] = args[key];
+  }
+  const file = discoverConfigFile(process.cwd());
+  const settings = layered(given, file && pathsFrom(process.cwd(), file));
+  for (const key of required) {
+    if (settings[key] !== undefined) continue;
+    const how = key === 'spec' ? 'name the spec after the command' : `pass --${key}`;
+    throw new UsageError(`Missing required argument: ${key} (${how}, or set "${key}" in ${CONFIG_FILE})`);
+  }
+  return { ...args, ...settings, lint: settings.lint ?? true, given } as unknown as T;
+}
+
+const COMMANDS = ['generate', 'lint', 'check', 'merge'];
+
+/** Every option name (and alias) yargs knows at this point; `getOptions` is public in yargs but missing from its types. */
+function optionNames(y: unknown): string[] {
+  return Object.keys((y as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+}
+
+/** yargs' complaint about the command line, with the command or flag a typo most likely meant. */
+function withSuggestions(message: string, argv: string[], flags: string[]): string {
+  const command = argv.find((arg) => !arg.startsWith('-'));
+  // Only the first word can be a command; after one yargs knew, the complaint is about something else.
+  if (command !== undefined && command === argv[0] && !COMMANDS.includes(command)) {
+    const guess = closest(command, COMMANDS);
+    return `Unknown command "${command}".${guess ? ` Did you mean ${guess}?` : ''}`;
+  }
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown) return message;
+  // yargs lists `--dry-runn` twice, as dry-runn and dryRunn: the first spelling is the one typed.
+  const names = unknown[1]!.split(', ').filter((name) => !/[A-Z]/.test(name));
+  const candidates = flags.filter((flag) => flag.length > 1 && !/[A-Z]/.test(flag));
+  const dashed = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
+  const suggestions = names.flatMap((name) => {
+    const guess = closest(name, candidates);
+    return guess ? [`${dashed(name)}: did you mean --${guess}?`] : [];
+  });
+  const listed = `Unknown option${names.length === 1 ? '' : 's'}: ${names.map(dashed).join(', ')}`;
+  return [listed, ...suggestions].join('\n');
+}
+
 function specArgument(y: Argv): Argv {
   return y
-    .positional('spec', { type: 'string', describe: 'Path to the OpenAPI 3.0/3.1 spec (YAML or JSON)', demandOption: true })
+    .positional('spec', { type: 'string', describe: `Path to the OpenAPI 3.0/3.1 spec (YAML or JSON); default: "spec" in ${CONFIG_FILE}` })
     .option('ref-root', {
       type: 'string',
       describe: "A folder whose files $refs may also reach (by default only the spec's folder tree, or its git repository)",
@@ -165,7 +230,7 @@ function specArgument(y: Argv): Argv {
 
 function outputOptions(y: Argv): Argv {
   return y
-    .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'Output directory of the generated project' })
+    .option('out', { alias: 'o', type: 'string', describe: `Output directory of the generated project; default: "out" in ${CONFIG_FILE}` })
     .option('templates', { type: 'string', describe: 'Directory of templates that override the built-in ones by relative path (e.g. types/types.ts.hbs)' });
 }
 
@@ -213,6 +278,8 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
         if (!output.quiet) output.err(paint(output, '2', `  done in ${took}`));
       }
       lastInputs = result.inputs;
+      // Only a dry run comes back with refusals: the plan first, then why a real run would stop.
+      if (result.refusals.length > 0) throw new SpecforgeError(result.refusals);
       return EXIT.ok;
     });
   // A refused --out ends even --watch at once: no run could ever write there.
@@ -253,6 +320,20 @@ async function runMerge(args: Common & { out: string }): Promise<number> {
   });
 }
 
+/** The `specforge generate` that repeats what this command line named (the config file supplies the rest). */
+function generateCommand(given: Given): string {
+  const words = ['specforge', 'generate'];
+  if (given.spec !== undefined) words.push(shellWord(given.spec));
+  if (given.out !== undefined) words.push('--out', shellWord(given.out));
+  if (given.templates !== undefined) words.push('--templates', shellWord(given.templates));
+  return words.join(' ');
+}
+
+/** A path as a POSIX shell reads it back: bare when safe, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Why the merged spec may not be written to --out, if it may not: it names no file. */
 function mergeTargetProblem(out: string): string | undefined {
   if (out.trim() === '') return 'is empty';
@@ -291,8 +372,7 @@ async function runCheck(args: GenerateArgs): Promise<number> {
       return EXIT.ok;
     }
     output.out(`${args.out} differs from what ${args.spec} generates:`);
-    printFindings(output, findings);
-    output.out(`Run \`specforge generate ${args.spec} --out ${args.out}\` and commit the result.`);
+    printFindings(output, findings, generateCommand(args.given));
     return EXIT.userError;
   });
 }

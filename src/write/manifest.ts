@@ -22,6 +22,11 @@ export interface Manifest {
   /** Hash of everything else that shapes the output: templates, generator version. */
   settings: string;
   files: Record<string, { kind: FileKind; sha256: string }>;
+  /**
+   * The --templates folder the output was generated with, relative to --out and `/`-separated (portable
+   * across checkouts); absent for the built-in templates. A run without it would revert what they customise.
+   */
+  templates?: string;
   /** The spec's operations and the handler file that implements each, to report what a regeneration added or removed. */
   operations?: Record<string, OperationRecord>;
 }
@@ -45,6 +50,10 @@ function shapeProblem(value: Manifest): string | undefined {
     // Relative to the spec's folder, so `..` may lead out of it: such an input is not read (see isUpToDate).
     const problem = pathProblem(input.path, { upward: true });
     if (problem) return `inputs[${index}].path ${quoted(input.path)} ${problem}`;
+  }
+  if (value.templates !== undefined) {
+    const problem = typeof value.templates === 'string' ? pathProblem(value.templates, { upward: true }) : 'is not a string';
+    if (problem) return `templates ${quoted(String(value.templates))} ${problem}`;
   }
   if (typeof value.files !== 'object' || value.files === null) return '`files` must be an object';
   for (const [path, entry] of Object.entries(value.files)) {

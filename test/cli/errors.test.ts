@@ -305,6 +305,23 @@ describe('bad command lines', () => {
     expect(outExists).toBe(false);
   });
 
+  test('misspelt flags get a suggestion each (--forse → --force), and the command does not run', async () => {
+    const { result, outExists } = await generateInto(MINIMAL, ['--forse', '--dry-runn', '--frobnicate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Unknown options: --forse, --dry-runn, --frobnicate');
+    expect(result.stderr).toContain('--forse: did you mean --force?');
+    expect(result.stderr).toContain('--dry-runn: did you mean --dry-run?');
+    expect(result.stderr).not.toContain('--frobnicate: did you mean');
+    expect(outExists).toBe(false);
+  });
+
+  test('a flag of another command is suggested only among this command’s own (lint has --strict, not --force)', async () => {
+    const result = await runCli(['lint', MINIMAL, '--forse']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Unknown option: --forse');
+    expect(result.stderr).not.toContain('did you mean --force');
+  });
+
   test('missing --out: exit 1, "Missing required argument: out", no stack trace', async () => {
     const result = await runCli(['generate', MINIMAL]);
     expect(result.code).toBe(1);
@@ -354,8 +371,10 @@ describe('--help and --version', () => {
   test('specforge --help lists the commands and the exit codes', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
-    for (const command of ['generate <spec>', 'merge <spec>', 'check <spec>']) expect(result.stdout).toContain(command);
+    // [spec]: specforge.config.json may name it.
+    for (const command of ['generate [spec]', 'merge [spec]', 'check [spec]', 'lint [spec]']) expect(result.stdout).toContain(command);
     expect(result.stdout).toContain('Exit codes: 0 success; 1 invalid input');
+    expect(result.stdout).toContain('specforge.config.json');
   });
 
   test("--version prints package.json's version", async () => {

@@ -145,6 +145,22 @@ describe('regeneration', () => {
     expect(readFileSync(join(out, 'src/generated/types.ts'), 'utf8')).not.toContain('listReviews');
   });
 
+  test('--dry-run that would refuse still prints its plan, then the refusals (exit 1, nothing written)', async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out, '--quiet']);
+    const genres = join(out, 'src/generated/resources/genres.ts');
+    edit(genres, (text) => text + '// edited\n');
+    edit(spec, (text) => text.replace('title: Bookshop API', 'title: Bookshop'));
+    const result = await runCli(['generate', spec, '--out', out, '--dry-run']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/would be updated\s+openapi\.merged\.yaml/);
+    expect(result.stdout).toMatch(/conflict\s+src\/generated\/resources\/genres\.ts \(refused: see below\)/);
+    expect(result.stdout).toMatch(/Dry run: .*, 1 refused$/m);
+    expect(result.stderr).toContain('✘ OUTPUT_HAND_EDITED');
+    expect(readFileSync(genres, 'utf8')).toContain('// edited');
+    expect(readFileSync(join(out, 'openapi.merged.yaml'), 'utf8')).toContain('title: Bookshop API');
+  });
+
   test('--dry-run reports the plan and writes nothing', async () => {
     const { spec, out } = bookshop();
     const result = await runCli(['generate', spec, '--out', out, '--dry-run']);
@@ -172,6 +188,23 @@ describe('check', () => {
     expect(result.stdout).toMatch(/missing\s+src\/generated\/resources\/books\.ts/);
     expect(result.stdout).toMatch(/orphaned\s+src\/generated\/resources\/reviews\.ts/);
     expect(result.stdout).not.toContain('authors.ts');
+
+    // The fix for each kind: a plain generate refuses a hand-edited file, so that one is told --force or --templates.
+    const generate = `specforge generate ${spec} --out ${out}`;
+    expect(result.stdout).toContain(`  missing, stale: run \`${generate}\` and commit the result.`);
+    expect(result.stdout).toContain(`  orphaned: run \`${generate}\` (it deletes them) and commit the result.`);
+    expect(result.stdout).toMatch(/ {2}hand-edited: to keep the change, move it into a template override \(--templates, see the README\) or a scaffold.*; to discard it, run `.* --force`/);
+  });
+
+  test('the generate it advises is the one that fixes it: hand-edited → --force', async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out, '--quiet']);
+    edit(join(out, 'src/generated/resources/genres.ts'), (text) => text + '// edited\n');
+    const result = await runCli(['check', spec, '--out', out]);
+    const advised = /`specforge (generate .* --force)`/.exec(result.stdout);
+    expect(advised).not.toBeNull();
+    expect((await runCli([...advised![1]!.split(' '), '--quiet'])).code).toBe(0);
+    expect((await runCli(['check', spec, '--out', out])).code).toBe(0);
   });
 });
 
@@ -211,16 +244,18 @@ function resourceTemplateOverride(source: string): string {
 describe('--templates', () => {
   test('a template in the override directory replaces the built-in one of the same path', async () => {
     const { spec, out } = bookshop();
-    const overrides = resourceTemplateOverride('// Team layout for {{name}}\nexport const resource = {{json name}};\n');
+    // The view names the resource in `label` (it had `name` once).
+    const overrides = resourceTemplateOverride('// Team layout for {{label}}\nexport {};\n');
     const result = await runCli(['generate', spec, '--out', out, '--templates', overrides]);
     expect(result.code).toBe(0);
-    expect(readFileSync(join(out, 'src/generated/resources/books.ts'), 'utf8')).toContain(
-      "// Team layout for books\nexport const resource = 'books';\n",
-    );
+    expect(readFileSync(join(out, 'src/generated/resources/books.ts'), 'utf8')).toContain('// Team layout for the `books` resource\nexport {};\n');
     // The other templates are still the built-in ones.
     expect(readFileSync(join(out, 'src/generated/types.ts'), 'utf8')).toContain('export interface paths');
-    // A changed template is a changed input: the next run without it regenerates.
-    const back = await runCli(['generate', spec, '--out', out]);
+    // A run without them would revert the customised files: it stops; --force goes back to the built-in templates.
+    const refused = await runCli(['generate', spec, '--out', out]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('TEMPLATES_NOT_GIVEN');
+    const back = await runCli(['generate', spec, '--out', out, '--force']);
     expect(back.stdout).toMatch(/updated\s+src\/generated\/resources\/books\.ts/);
   });
 });

@@ -263,6 +263,9 @@ describe('parseManifest: every field it promises is checked', () => {
     ['an absolute input', { ...valid, inputs: [{ path: '/etc/passwd', sha256: sha256('a') }] }],
     ['an input with a NUL', { ...valid, inputs: [{ path: 'a.yaml\u0000', sha256: sha256('a') }] }],
     ['a handler outside --out', { ...valid, operations: { listX: { method: 'get', path: '/x', handler: '../../evil.ts' } } }],
+    ['templates by an absolute path', { ...valid, templates: '/home/me/tpl' }],
+    ['templates by a Windows path', { ...valid, templates: '..\\tpl' }],
+    ['templates not a string', { ...valid, templates: 3 }],
   ])('%s → MANIFEST_INVALID', (_name, value) => {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     expect(() => parseManifest(text, 'm.json')).toThrow(SpecforgeError);
@@ -275,6 +278,10 @@ describe('parseManifest: every field it promises is checked', () => {
 
   test('a valid manifest is returned as it is', () => {
     expect(parseManifest(JSON.stringify(valid), 'm.json')).toEqual(valid);
+  });
+
+  test('the templates folder may lie above --out (relative to it, /-separated)', () => {
+    expect(parseManifest(JSON.stringify({ ...valid, templates: '../config/templates' }), 'm.json').templates).toBe('../config/templates');
   });
 
   test('the diagnostic names the entry, escaped', () => {
