@@ -55,16 +55,23 @@ export interface OffsetPage<Item> {
 export type CursorPagination = { cursor: string | null; has_more: boolean };
 export type OffsetPagination = { page: number; limit: number; total: number; total_pages: number };
 
-export function listQueryOf(rule: PagingRule, query: Record<string, unknown>, secret: string): ListQuery {
+export function listQueryOf(
+  rule: PagingRule,
+  query: Record<string, unknown>,
+  secret: string,
+): ListQuery {
   const limit = typeof query.limit === 'number' ? query.limit : rule.defaultLimit;
   const sort = sortOf(query.sort, query.order, rule);
   const list: ListQuery = { limit, sort, filters: {} };
-  for (const field of rule.filters) if (query[field] !== undefined) list.filters[field] = query[field];
+  for (const field of rule.filters)
+    if (query[field] !== undefined) list.filters[field] = query[field];
   if (typeof query.created_after === 'string') list.createdAfter = new Date(query.created_after);
   if (typeof query.created_before === 'string') list.createdBefore = new Date(query.created_before);
   if (typeof query.search === 'string' && query.search !== '') list.search = query.search;
-  if (rule.style === 'offset') list.offset = ((typeof query.page === 'number' ? query.page : 1) - 1) * limit;
-  else if (typeof query.cursor === 'string') list.after = decodeCursor(query.cursor, walkOf(list), secret);
+  if (rule.style === 'offset')
+    list.offset = ((typeof query.page === 'number' ? query.page : 1) - 1) * limit;
+  else if (typeof query.cursor === 'string')
+    list.after = decodeCursor(query.cursor, walkOf(list), secret);
   return list;
 }
 
@@ -80,18 +87,36 @@ function sortOf(sort: unknown, order: unknown, rule: PagingRule): SortKey[] {
   });
 }
 
-export function paginationOf(rule: PagingRule, list: ListQuery, page: CursorPage<unknown> | OffsetPage<unknown>, secret: string) {
+export function paginationOf(
+  rule: PagingRule,
+  list: ListQuery,
+  page: CursorPage<unknown> | OffsetPage<unknown>,
+  secret: string,
+) {
   if (rule.style === 'offset') {
     const total = (page as OffsetPage<unknown>).total;
-    return { page: Math.floor((list.offset ?? 0) / list.limit) + 1, limit: list.limit, total, total_pages: Math.ceil(total / list.limit) };
+    return {
+      page: Math.floor((list.offset ?? 0) / list.limit) + 1,
+      limit: list.limit,
+      total,
+      total_pages: Math.ceil(total / list.limit),
+    };
   }
   const next = (page as CursorPage<unknown>).next;
-  return next === undefined ? { cursor: null, has_more: false } : { cursor: encodeCursor(next, walkOf(list), secret), has_more: true };
+  return next === undefined
+    ? { cursor: null, has_more: false }
+    : { cursor: encodeCursor(next, walkOf(list), secret), has_more: true };
 }
 
 /** What a cursor must be used with: the same sort, filters and search as the page it came from. */
 function walkOf(list: ListQuery): string {
-  const walk = JSON.stringify([list.sort, list.filters, list.createdAfter, list.createdBefore, list.search ?? null]);
+  const walk = JSON.stringify([
+    list.sort,
+    list.filters,
+    list.createdAfter,
+    list.createdBefore,
+    list.search ?? null,
+  ]);
   return createHash('sha256').update(walk).digest('base64url').slice(0, 12);
 }
 
@@ -111,11 +136,21 @@ export function decodeCursor(cursor: string, walk: string, secret: string): Posi
   const given = Buffer.from(signed, 'base64url');
   const expected = signature(payload, secret);
   // base64url decoding skips stray characters: the signature must also be exactly as issued.
-  if (parts.length !== 2 || given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== signed) {
-    throw errors.badRequest('The cursor was not issued for this list; start again from the first page.');
+  if (
+    parts.length !== 2 ||
+    given.length !== expected.length ||
+    !timingSafeEqual(given, expected) ||
+    given.toString('base64url') !== signed
+  ) {
+    throw errors.badRequest(
+      'The cursor was not issued for this list; start again from the first page.',
+    );
   }
   const decoded = payloadOf(payload);
-  if (decoded.w !== walk) throw errors.badRequest('The cursor belongs to a list with other sort, filter or search parameters.');
+  if (decoded.w !== walk)
+    throw errors.badRequest(
+      'The cursor belongs to a list with other sort, filter or search parameters.',
+    );
   return decoded.p;
 }
 
@@ -127,7 +162,12 @@ function payloadOf(payload: string): { p: Position; w: string } {
   } catch {
     decoded = undefined;
   }
-  const fits = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) && 'p' in decoded && typeof (decoded as { w?: unknown }).w === 'string';
+  const fits =
+    typeof decoded === 'object' &&
+    decoded !== null &&
+    !Array.isArray(decoded) &&
+    'p' in decoded &&
+    typeof (decoded as { w?: unknown }).w === 'string';
   if (!fits) throw errors.badRequest('The cursor is malformed; start again from the first page.');
   return decoded as { p: Position; w: string };
 }

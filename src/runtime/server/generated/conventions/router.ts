@@ -8,7 +8,12 @@
  */
 import type { Middleware } from 'koa';
 import { errors } from './errors.js';
-import { operation, type OperationContext, type OperationHandler, type OperationRoute } from './operation.js';
+import {
+  operation,
+  type OperationContext,
+  type OperationHandler,
+  type OperationRoute,
+} from './operation.js';
 import type { ServiceState } from './state.js';
 
 interface Node {
@@ -28,15 +33,22 @@ export interface RoutingOptions {
   version?: number;
 }
 
-export function routesFor<Handlers>(routes: readonly OperationRoute<Handlers>[], context: OperationContext<Handlers>, options: RoutingOptions): Middleware<ServiceState> {
+export function routesFor<Handlers>(
+  routes: readonly OperationRoute<Handlers>[],
+  context: OperationContext<Handlers>,
+  options: RoutingOptions,
+): Middleware<ServiceState> {
   const root = newNode();
-  for (const route of routes) add(root, route.path, route.method.toUpperCase(), operation(route, context));
+  for (const route of routes)
+    add(root, route.path, route.method.toUpperCase(), operation(route, context));
   const unmatched = unmatchedBy(options);
   return async (ctx) => {
     const path = within(ctx.path, options.basePath);
     const found = path === undefined ? undefined : find(root, segmentsOf(path), 0, []);
     if (!found) throw unmatched(ctx.path);
-    const method = found.node.methods.get(ctx.method) ?? (ctx.method === 'HEAD' ? found.node.methods.get('GET') : undefined);
+    const method =
+      found.node.methods.get(ctx.method) ??
+      (ctx.method === 'HEAD' ? found.node.methods.get('GET') : undefined);
     if (!method) throw errors.methodNotAllowed(allowed(found.node));
     const params: Record<string, string> = {};
     method.params.forEach((name, index) => (params[name] = found.values[index]!));
@@ -53,11 +65,16 @@ function within(path: string, basePath: string): string | undefined {
 /** 404; or 406 for the path of another version (`/api/v2/…` where `/api/v1` is served). */
 function unmatchedBy({ basePath, version }: RoutingOptions): (path: string) => Error {
   const escaped = basePath.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-  const otherVersion = version === undefined ? undefined : new RegExp(`^${escaped.replace(`/v${version}`, '/v(\\d+)')}(/|$)`);
+  const otherVersion =
+    version === undefined
+      ? undefined
+      : new RegExp(`^${escaped.replace(`/v${version}`, '/v(\\d+)')}(/|$)`);
   return (path) => {
     const requested = otherVersion?.exec(path)?.[1];
     if (requested !== undefined && requested !== String(version)) {
-      return errors.notAcceptable(`Version ${requested} is not served; this service answers version ${version}.`);
+      return errors.notAcceptable(
+        `Version ${requested} is not served; this service answers version ${version}.`,
+      );
     }
     return errors.notFound(`There is no resource at ${path}.`);
   };
@@ -84,13 +101,20 @@ function add(root: Node, path: string, method: string, handle: OperationHandler)
  * Literal segments are tried before a parameter (OpenAPI §4.8.8.2: concrete
  * paths first), and a parameter still matches where the literal leads nowhere.
  */
-function find(node: Node, segments: string[], index: number, values: string[]): { node: Node; values: string[] } | undefined {
+function find(
+  node: Node,
+  segments: string[],
+  index: number,
+  values: string[],
+): { node: Node; values: string[] } | undefined {
   if (index === segments.length) return node.methods.size > 0 ? { node, values } : undefined;
   const segment = segments[index]!;
   const literal = node.literals.get(segment);
   const viaLiteral = literal && find(literal, segments, index + 1, values);
   if (viaLiteral) return viaLiteral;
-  return node.param && segment !== '' ? find(node.param, segments, index + 1, [...values, decode(segment)]) : undefined;
+  return node.param && segment !== ''
+    ? find(node.param, segments, index + 1, [...values, decode(segment)])
+    : undefined;
 }
 
 function segmentsOf(path: string): string[] {

@@ -10,7 +10,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Headers whose values are credentials, whatever the spec adds (lower case). */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie'];
+const CREDENTIAL_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+];
 const REDACTED = '[redacted]';
 /** Causes are followed this far: a chain is for reading, not for looping on. */
 const MAX_CAUSES = 5;
@@ -22,22 +28,43 @@ export interface Redaction {
 }
 
 /** The credential headers, the spec's API key headers and LOG_REDACT_HEADERS (comma-separated). */
-export function redactionOf(extraHeaders: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Redaction {
+export function redactionOf(
+  extraHeaders: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Redaction {
   const configured = (env.LOG_REDACT_HEADERS ?? '').split(',');
-  const headers = new Set([...CREDENTIAL_HEADERS, ...extraHeaders, ...configured].map((name) => name.trim().toLowerCase()).filter(Boolean));
+  const headers = new Set(
+    [...CREDENTIAL_HEADERS, ...extraHeaders, ...configured]
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
   const names = [...headers].map((name) => name.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')).join('|');
   // `name: value`, `"name": "value"`, `name=value`; and `Bearer <token>` / `Basic <credentials>` wherever they appear.
-  const pattern = new RegExp(`((?:${names})["']?\\s*[:=]\\s*["']?)[^"'\\r\\n,;}]+|(\\b(?:Bearer|Basic)\\s+)[\\w.~+/=-]+`, 'gi');
+  const pattern = new RegExp(
+    `((?:${names})["']?\\s*[:=]\\s*["']?)[^"'\\r\\n,;}]+|(\\b(?:Bearer|Basic)\\s+)[\\w.~+/=-]+`,
+    'gi',
+  );
   return { headers, pattern };
 }
 
 export function redact(text: string, redaction: Redaction): string {
-  return text.replace(redaction.pattern, (_match, named?: string, scheme?: string) => `${named ?? scheme ?? ''}${REDACTED}`);
+  return text.replace(
+    redaction.pattern,
+    (_match, named?: string, scheme?: string) => `${named ?? scheme ?? ''}${REDACTED}`,
+  );
 }
 
 /** Headers fit for a log: credential values replaced. */
-export function redactHeaders(headers: Readonly<Record<string, unknown>>, redaction: Redaction): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redaction.headers.has(name.toLowerCase()) ? REDACTED : value]));
+export function redactHeaders(
+  headers: Readonly<Record<string, unknown>>,
+  redaction: Redaction,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      redaction.headers.has(name.toLowerCase()) ? REDACTED : value,
+    ]),
+  );
 }
 
 /** An error as log text: its stack (or name and message), its `code`, its causes; none of its other properties. */
@@ -65,12 +92,19 @@ export function currentRequestId(): string | undefined {
   return requestScope.getStore()?.requestId;
 }
 
-export type ErrorLogger = (entry: { requestId: string; method: string; path: string; error: unknown }) => void;
+export type ErrorLogger = (entry: {
+  requestId: string;
+  method: string;
+  path: string;
+  error: unknown;
+}) => void;
 
 /** Writes a request's unexpected error to stderr, as text, without credentials. */
 export function errorLoggerFor(redaction: Redaction): ErrorLogger {
   return ({ requestId, method, path, error }) => {
-    console.error(`[${requestId}] ${method} ${redact(path, redaction)} failed: ${describeError(error, redaction)}`);
+    console.error(
+      `[${requestId}] ${method} ${redact(path, redaction)} failed: ${describeError(error, redaction)}`,
+    );
   };
 }
 

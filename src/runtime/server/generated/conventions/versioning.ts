@@ -11,7 +11,9 @@ const VERSIONED_MEDIA_TYPE = /application\/vnd\.api\+json\s*;([^,]*)/gi;
 export function checkAcceptedVersion(ctx: Context, current: number): void {
   const requested = requestedVersions(ctx.get('Accept'));
   if (requested.length > 0 && !requested.includes(String(current))) {
-    throw errors.notAcceptable(`Version ${requested.join(', ')} is not served; this service answers version ${current}.`);
+    throw errors.notAcceptable(
+      `Version ${requested.join(', ')} is not served; this service answers version ${current}.`,
+    );
   }
 }
 

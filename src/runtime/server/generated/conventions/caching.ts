@@ -19,10 +19,14 @@ export function matchesIfNoneMatch(header: string, tag: string): boolean {
 }
 
 /** Sets the caching headers; true when the client's copy is current and the answer is 304. */
-export function notModified(ctx: Context, options: { tag: string; cacheControl: string; lastModified?: Date }): boolean {
+export function notModified(
+  ctx: Context,
+  options: { tag: string; cacheControl: string; lastModified?: Date },
+): boolean {
   ctx.set('ETag', options.tag);
   ctx.set('Cache-Control', options.cacheControl);
-  if (options.lastModified && !Number.isNaN(options.lastModified.getTime())) ctx.set('Last-Modified', options.lastModified.toUTCString());
+  if (options.lastModified && !Number.isNaN(options.lastModified.getTime()))
+    ctx.set('Last-Modified', options.lastModified.toUTCString());
   const ifNoneMatch = ctx.get('If-None-Match');
   return ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, options.tag);
 }
@@ -31,7 +35,8 @@ export function notModified(ctx: Context, options: { tag: string; cacheControl: 
 export function latest(values: unknown[]): Date | undefined {
   let best: number | undefined;
   for (const value of values) {
-    const time = typeof value === 'string' || value instanceof Date ? new Date(value).getTime() : NaN;
+    const time =
+      typeof value === 'string' || value instanceof Date ? new Date(value).getTime() : NaN;
     if (!Number.isNaN(time) && (best === undefined || time > best)) best = time;
   }
   return best === undefined ? undefined : new Date(best);

@@ -28,7 +28,11 @@ export interface BodyBounds {
 /** `NO_BODY` when the request has none: validation reports it if the body is required. */
 export const NO_BODY = Symbol('no body');
 
-export async function readJsonBody(ctx: Context, rule: BodyRule, bounds: BodyBounds): Promise<unknown> {
+export async function readJsonBody(
+  ctx: Context,
+  rule: BodyRule,
+  bounds: BodyBounds,
+): Promise<unknown> {
   if (ctx.request.length === 0) return NO_BODY;
   const type = ctx.request.is('json', '+json');
   if (type === null) return NO_BODY; // Koa's answer when the request has no body at all
@@ -52,10 +56,14 @@ export function checkBounds(body: unknown, { maxDepth, maxMembers }: BodyBounds)
   while (pending.length > 0) {
     const { value, depth } = pending.pop()!;
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > maxDepth) throw errors.bodyTooComplex(`The request body nests deeper than ${maxDepth} levels.`);
+    if (depth > maxDepth)
+      throw errors.bodyTooComplex(`The request body nests deeper than ${maxDepth} levels.`);
     const children = Array.isArray(value) ? value : Object.values(value);
     members += children.length;
-    if (members > maxMembers) throw errors.bodyTooComplex(`The request body holds more than ${maxMembers} members and elements.`);
+    if (members > maxMembers)
+      throw errors.bodyTooComplex(
+        `The request body holds more than ${maxMembers} members and elements.`,
+      );
     for (const child of children) pending.push({ value: child, depth: depth + 1 });
   }
 }
@@ -84,7 +92,9 @@ function readText(ctx: Context, limit: number): Promise<string> {
         reject(tooLarge(true));
       }
     });
-    ctx.req.once('end', () => (size > limit ? reject(tooLarge(false)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    ctx.req.once('end', () =>
+      size > limit ? reject(tooLarge(false)) : resolve(Buffer.concat(chunks).toString('utf8')),
+    );
     // A client gone mid-body (an `aborted` error, or just `close`) is no failure of the service: no 500, nothing logged.
     ctx.req.once('error', (error) => reject(ctx.req.complete ? error : errors.clientGone()));
     ctx.req.once('close', () => reject(errors.clientGone())); // after `end`, a no-op

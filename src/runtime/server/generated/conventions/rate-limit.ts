@@ -49,11 +49,15 @@ export interface RateLimitOptions {
 }
 
 /** Counts the request against its caller's window and says so in headers; 429 once the window is spent. */
-export async function countRequest(ctx: ParameterizedContext<ServiceState>, { limit, windowSeconds, store }: RateLimitOptions): Promise<void> {
+export async function countRequest(
+  ctx: ParameterizedContext<ServiceState>,
+  { limit, windowSeconds, store }: RateLimitOptions,
+): Promise<void> {
   const key = ctx.state.principal ? `principal:${ctx.state.principal.id}` : `address:${ctx.ip}`;
   const window = await store.hit(key, windowSeconds * 1000);
   ctx.set('X-RateLimit-Limit', String(limit));
   ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
   ctx.set('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));
-  if (window.count > limit) throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
+  if (window.count > limit)
+    throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
 }

@@ -23,7 +23,9 @@ export interface Principal {
 }
 
 /** Decides whether a credential is valid: a principal, or undefined for an invalid or expired one. */
-export type Authenticate = (credential: Credential) => Principal | undefined | Promise<Principal | undefined>;
+export type Authenticate = (
+  credential: Credential,
+) => Principal | undefined | Promise<Principal | undefined>;
 
 /**
  * An operation's `security`: any one alternative suffices; within one, every
@@ -35,7 +37,11 @@ export interface SecurityRequirement {
 }
 
 /** Reads the credential and asks `authenticate` about it; rejecting is left to the operation. */
-export async function identify(ctx: ParameterizedContext<ServiceState>, authenticate: Authenticate, apiKeyHeaders: readonly string[]): Promise<void> {
+export async function identify(
+  ctx: ParameterizedContext<ServiceState>,
+  authenticate: Authenticate,
+  apiKeyHeaders: readonly string[],
+): Promise<void> {
   ctx.state.principal = undefined;
   const apiKey = apiKeyHeaders.map((header) => ctx.get(header)).find((value) => value !== '') ?? '';
   const credential = credentialOf(ctx.get('Authorization'), apiKey);
@@ -68,12 +74,19 @@ export function authorize(requirement: SecurityRequirement, caller: Caller, real
   if (requirement.public) return;
   const { principal } = caller;
   if (!principal) throw errors.unauthorized(challengeOf(requirement, caller, realm));
-  const accepting = requirement.alternatives.filter((alternative) => alternative.every((scheme) => scheme.scheme === principal.scheme));
+  const accepting = requirement.alternatives.filter((alternative) =>
+    alternative.every((scheme) => scheme.scheme === principal.scheme),
+  );
   if (accepting.length === 0) throw errors.unauthorized(challengeOf(requirement, caller, realm));
   const missing = accepting
-    .map((alternative) => alternative.flatMap((scheme) => scheme.scopes).filter((scope) => !principal.scopes.includes(scope)))
+    .map((alternative) =>
+      alternative
+        .flatMap((scheme) => scheme.scopes)
+        .filter((scope) => !principal.scopes.includes(scope)),
+    )
     .sort((a, b) => a.length - b.length)[0]!;
-  if (missing.length > 0) throw errors.forbidden(`The credential lacks the scope ${missing.join(', ')}.`);
+  if (missing.length > 0)
+    throw errors.forbidden(`The credential lacks the scope ${missing.join(', ')}.`);
 }
 
 /**
@@ -83,13 +96,24 @@ export function authorize(requirement: SecurityRequirement, caller: Caller, real
  * to send the key in. An operation whose schemes the service cannot check gets
  * the Bearer challenge, so a 401 always carries one.
  */
-export function challengeOf(requirement: SecurityRequirement, caller: Caller, realm: Realm): string {
+export function challengeOf(
+  requirement: SecurityRequirement,
+  caller: Caller,
+  realm: Realm,
+): string {
   const schemes = new Set(requirement.alternatives.flat().map((scheme) => scheme.scheme));
   const realmParam = `realm="${realm.name}"`;
   const challenges: string[] = [];
   if (schemes.has('bearer') || !schemes.has('apiKey')) {
-    challenges.push(caller.presented === 'bearer' ? `Bearer ${realmParam}, error="invalid_token"` : `Bearer ${realmParam}`);
+    challenges.push(
+      caller.presented === 'bearer'
+        ? `Bearer ${realmParam}, error="invalid_token"`
+        : `Bearer ${realmParam}`,
+    );
   }
-  if (schemes.has('apiKey')) challenges.push(...realm.apiKeyHeaders.map((header) => `ApiKey ${realmParam}, header="${header}"`));
+  if (schemes.has('apiKey'))
+    challenges.push(
+      ...realm.apiKeyHeaders.map((header) => `ApiKey ${realmParam}, header="${header}"`),
+    );
   return challenges.join(', ');
 }

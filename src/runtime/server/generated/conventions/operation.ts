@@ -4,11 +4,24 @@
  * paging, sparse fieldsets, included relations and conditional GETs.
  */
 import type { Context, ParameterizedContext } from 'koa';
-import { authorize, type Caller, type Principal, type Realm, type SecurityRequirement } from './auth.js';
+import {
+  authorize,
+  type Caller,
+  type Principal,
+  type Realm,
+  type SecurityRequirement,
+} from './auth.js';
 import { NO_BODY, readJsonBody, type BodyBounds, type BodyRule } from './body.js';
 import { entityTag, latest, notModified } from './caching.js';
 import { errors } from './errors.js';
-import { listQueryOf, paginationOf, type CursorPage, type ListQuery, type OffsetPage, type PagingRule } from './paging.js';
+import {
+  listQueryOf,
+  paginationOf,
+  type CursorPage,
+  type ListQuery,
+  type OffsetPage,
+  type PagingRule,
+} from './paging.js';
 import { embed, fieldOf, namesIn, sparse, type ResourceShape } from './representation.js';
 import type { ServiceState } from './state.js';
 import { problemsOf, type Validator } from './validation.js';
@@ -26,7 +39,10 @@ export interface OperationRequest<Path = NoParameters, Query = NoParameters, Bod
 }
 
 /** A list operation's request, with the list parameters parsed. */
-export interface ListRequest<Path = NoParameters, Query = NoParameters> extends OperationRequest<Path, Query> {
+export interface ListRequest<Path = NoParameters, Query = NoParameters> extends OperationRequest<
+  Path,
+  Query
+> {
   list: ListQuery;
 }
 
@@ -63,7 +79,10 @@ export interface OperationRoute<Handlers> {
   updatedField?: string;
   cacheControl: string;
   /** Calls the handler that implements it (the request was validated against this operation's schemas). */
-  invoke(handlers: Handlers, request: OperationRequest<unknown, unknown, unknown>): Awaitable<unknown>;
+  invoke(
+    handlers: Handlers,
+    request: OperationRequest<unknown, unknown, unknown>,
+  ): Awaitable<unknown>;
 }
 
 export interface OperationContext<Handlers> {
@@ -77,14 +96,19 @@ export interface OperationContext<Handlers> {
   bodyBounds: BodyBounds;
 }
 
-type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unknown>, unknown> & { list?: ListQuery };
+type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unknown>, unknown> & {
+  list?: ListQuery;
+};
 
 /** Answers a request routed to the operation, given its path parameters. */
 export type OperationHandler = (ctx: ServiceContext, path: Record<string, string>) => Promise<void>;
 
 type ServiceContext = ParameterizedContext<ServiceState>;
 
-export function operation<Handlers>(route: OperationRoute<Handlers>, context: OperationContext<Handlers>): OperationHandler {
+export function operation<Handlers>(
+  route: OperationRoute<Handlers>,
+  context: OperationContext<Handlers>,
+): OperationHandler {
   const relations = route.includes.map((relation) => relation.name);
   return async (ctx, path) => {
     authorize(route.security, ctx.state, context.realm);
@@ -99,13 +123,23 @@ export function operation<Handlers>(route: OperationRoute<Handlers>, context: Op
   };
 }
 
-async function requestOf<Handlers>(ctx: ServiceContext, path: Record<string, string>, route: OperationRoute<Handlers>, context: OperationContext<Handlers>): Promise<AnyRequest> {
+async function requestOf<Handlers>(
+  ctx: ServiceContext,
+  path: Record<string, string>,
+  route: OperationRoute<Handlers>,
+  context: OperationContext<Handlers>,
+): Promise<AnyRequest> {
   const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
-  const parameters = { path: path as Record<string, unknown>, query: { ...ctx.query } as Record<string, unknown>, headers: { ...ctx.headers } };
+  const parameters = {
+    path: path as Record<string, unknown>,
+    query: { ...ctx.query } as Record<string, unknown>,
+    headers: { ...ctx.headers },
+  };
   const details = problemsOf(route.parameters, parameters);
   if (route.body) {
     if (body !== NO_BODY) details.push(...problemsOf(route.body.validate, body, 'body'));
-    else if (route.body.required) details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
+    else if (route.body.required)
+      details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
   }
   if (details.length > 0) throw errors.validation(details, context.validationStatus);
   const request: AnyRequest = {
@@ -116,12 +150,17 @@ async function requestOf<Handlers>(ctx: ServiceContext, path: Record<string, str
     principal: ctx.state.principal,
     requestId: ctx.state.requestId,
   };
-  if (route.paging) request.list = listQueryOf(route.paging, parameters.query, cursorKey(context, route, path));
+  if (route.paging)
+    request.list = listQueryOf(route.paging, parameters.query, cursorKey(context, route, path));
   return request;
 }
 
 /** Cursors are signed for one list: this operation under these path parameters. */
-function cursorKey<Handlers>(context: OperationContext<Handlers>, route: OperationRoute<Handlers>, path: Record<string, unknown>): string {
+function cursorKey<Handlers>(
+  context: OperationContext<Handlers>,
+  route: OperationRoute<Handlers>,
+  path: Record<string, unknown>,
+): string {
   return `${context.cursorSecret}\n${route.operationId}\n${JSON.stringify(path)}`;
 }
 
@@ -134,7 +173,10 @@ interface Answer<Handlers> {
   include: string[];
 }
 
-async function answer<Handlers>(ctx: ServiceContext, { route, context, request, result, fields, include }: Answer<Handlers>): Promise<void> {
+async function answer<Handlers>(
+  ctx: ServiceContext,
+  { route, context, request, result, fields, include }: Answer<Handlers>,
+): Promise<void> {
   if (!route.hasData) {
     if (result === false) throw errors.notFound();
     ctx.status = route.status;
@@ -142,19 +184,35 @@ async function answer<Handlers>(ctx: ServiceContext, { route, context, request, 
     return;
   }
   if (result === undefined) throw errors.notFound();
-  const items = route.paging ? (result as CursorPage<unknown> | OffsetPage<unknown>).items : [result];
+  const items = route.paging
+    ? (result as CursorPage<unknown> | OffsetPage<unknown>).items
+    : [result];
   let shown = items.map((item) => sparse(item, fields, route.shape));
   if (include.length > 0) {
-    const related = await Promise.all(items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)));
+    const related = await Promise.all(
+      items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),
+    );
     shown = shown.map((item, index) => embed(item, related[index]!, route.shape));
   }
   const data = route.paging ? shown : shown[0];
   const pagination = route.paging
-    ? paginationOf(route.paging, request.list!, result as CursorPage<unknown> | OffsetPage<unknown>, cursorKey(context, route, request.path))
+    ? paginationOf(
+        route.paging,
+        request.list!,
+        result as CursorPage<unknown> | OffsetPage<unknown>,
+        cursorKey(context, route, request.path),
+      )
     : undefined;
   // Serialized once: the same text makes the ETag and the body.
-  const serialized = { data: JSON.stringify(data), pagination: pagination === undefined ? undefined : JSON.stringify(pagination) };
-  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && conditional(ctx, route, serialized, result)) return;
+  const serialized = {
+    data: JSON.stringify(data),
+    pagination: pagination === undefined ? undefined : JSON.stringify(pagination),
+  };
+  if (
+    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+    conditional(ctx, route, serialized, result)
+  )
+    return;
   ctx.status = route.status;
   ctx.type = 'application/json';
   ctx.body = envelope(serialized.data, serialized.pagination);
@@ -167,11 +225,29 @@ function envelope(data: string, pagination: string | undefined): string {
 }
 
 /** Sets the caching headers; true when the answer is 304. */
-function conditional<Handlers>(ctx: Context, route: OperationRoute<Handlers>, serialized: { data: string; pagination: string | undefined }, result: unknown): boolean {
+function conditional<Handlers>(
+  ctx: Context,
+  route: OperationRoute<Handlers>,
+  serialized: { data: string; pagination: string | undefined },
+  result: unknown,
+): boolean {
   const items = route.paging ? (result as { items: unknown[] }).items : [result];
-  const lastModified = route.updatedField ? latest(items.map((item) => fieldOf(item, route.updatedField!, route.shape))) : undefined;
-  const tag = entityTag(serialized.pagination === undefined ? serialized.data : `${serialized.data}\n${serialized.pagination}`);
-  if (!notModified(ctx, { tag, cacheControl: route.cacheControl, ...(lastModified ? { lastModified } : {}) })) return false;
+  const lastModified = route.updatedField
+    ? latest(items.map((item) => fieldOf(item, route.updatedField!, route.shape)))
+    : undefined;
+  const tag = entityTag(
+    serialized.pagination === undefined
+      ? serialized.data
+      : `${serialized.data}\n${serialized.pagination}`,
+  );
+  if (
+    !notModified(ctx, {
+      tag,
+      cacheControl: route.cacheControl,
+      ...(lastModified ? { lastModified } : {}),
+    })
+  )
+    return false;
   ctx.status = 304;
   ctx.body = null;
   return true;
@@ -189,10 +265,21 @@ async function relatedOf<Handlers>(
     const target = context.routes.get(relation.operationId)!;
     // Included data is read as its own operation would read it: with its permissions.
     authorize(target.security, caller, context.realm);
-    const path = relation.itemParam ? { ...request.path, [relation.itemParam]: (item as { id?: unknown }).id } : request.path;
-    const list = target.paging ? { list: { limit: target.paging.defaultLimit, sort: [], filters: {} } } : {};
-    const value = await target.invoke(context.handlers, { ...request, path, query: {}, body: undefined, ...list });
-    if (value !== undefined) related[relation.name] = target.paging ? (value as { items: unknown[] }).items : value;
+    const path = relation.itemParam
+      ? { ...request.path, [relation.itemParam]: (item as { id?: unknown }).id }
+      : request.path;
+    const list = target.paging
+      ? { list: { limit: target.paging.defaultLimit, sort: [], filters: {} } }
+      : {};
+    const value = await target.invoke(context.handlers, {
+      ...request,
+      path,
+      query: {},
+      body: undefined,
+      ...list,
+    });
+    if (value !== undefined)
+      related[relation.name] = target.paging ? (value as { items: unknown[] }).items : value;
   }
   return related;
 }

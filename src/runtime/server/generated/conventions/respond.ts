@@ -11,9 +11,14 @@ import type { ServiceState } from './state.js';
 
 export { logToStderr, type ErrorLogger } from './logging.js';
 
-export function answerError(ctx: ParameterizedContext<ServiceState>, caught: unknown, log: ErrorLogger): void {
+export function answerError(
+  ctx: ParameterizedContext<ServiceState>,
+  caught: unknown,
+  log: ErrorLogger,
+): void {
   const error = asApiError(caught);
-  if (error.status >= 500) log({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, error: caught });
+  if (error.status >= 500)
+    log({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, error: caught });
   ctx.status = error.status;
   ctx.set(error.headers);
   ctx.body = error.toEnvelope(ctx.state.requestId);

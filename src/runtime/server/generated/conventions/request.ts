@@ -34,7 +34,11 @@ export function requestConventions(options: RequestConventions): Middleware<Serv
 }
 
 /** The conventions, the route, and the error envelope for whatever either throws. */
-async function answered(ctx: ParameterizedContext<ServiceState>, next: Next, options: RequestConventions): Promise<void> {
+async function answered(
+  ctx: ParameterizedContext<ServiceState>,
+  next: Next,
+  options: RequestConventions,
+): Promise<void> {
   try {
     await identify(ctx, options.authenticate, options.apiKeyHeaders);
     // Counted before anything can refuse the request, so every answer carries the rate-limit headers.
