@@ -69,13 +69,24 @@ export function templateFile(renderer: Renderer, template: string, path: string,
   return { path, contents: renderer.render(template, view), kind, format: formatOf(path) };
 }
 
+/** `src/runtime/` mirrors a generated project's folders, area by area: `server/store/memory.ts` → `src/store/memory.ts`. */
+const RUNTIME_AREAS: Record<string, string> = { server: 'src', client: 'src/client', conformance: 'test/conformance' };
+
+/** Where a runtime module (its path under `src/runtime/`) lands in a generated project. */
+export function runtimeOutputPath(module: string): string {
+  const [area, ...rest] = module.split('/');
+  const folder = RUNTIME_AREAS[area!];
+  if (folder === undefined || rest.length === 0) throw new Error(`${module} is in no runtime area`);
+  return [folder, ...rest].join('/');
+}
+
 /**
  * A runtime module copied as it is: its source is kept prettier-formatted
  * with the pinned options (test/unit/runtime checks), so the copy needs no
  * formatting and stays byte-identical to the source after the banner.
  */
-export function runtimeFile(runtime: RuntimeSet, module: string, path: string, kind: FileKind): OutputFile {
+export function runtimeFile(runtime: RuntimeSet, module: string, kind: FileKind): OutputFile {
   const found = runtime.get(module);
   if (!found) throw new SpecforgeError([diagnostic('TEMPLATE_ERROR', `No runtime module ${module}`)]);
-  return { path, contents: found.source, kind, format: 'as-is' };
+  return { path: runtimeOutputPath(module), contents: found.source, kind, format: 'as-is' };
 }

@@ -58,7 +58,7 @@ export const serverTarget: Target = {
     });
     const generated = (path: string, template: string, data: object) => templateFile(renderer, `server/generated/${template}`, `src/generated/${path}`, data, 'generated');
     const scaffold = (path: string, template: string, data: object) => templateFile(renderer, `server/scaffold/${template}`, path, data, 'scaffold');
-    const convention = (name: string) => runtimeFile(runtime, `server/generated/conventions/${name}.ts`, `src/generated/conventions/${name}.ts`, 'generated');
+    const convention = (name: string) => runtimeFile(runtime, `server/generated/conventions/${name}.ts`, 'generated');
     return [
       ...CONVENTIONS.map(convention),
       ...TEMPLATED_CONVENTIONS.map((name) => generated(`conventions/${name}.ts`, `conventions/${name}.ts.hbs`, {})),
@@ -69,7 +69,7 @@ export const serverTarget: Target = {
       validatorFile('parameters'),
       validatorFile('bodies'),
       ...handlerScaffolds(view, scaffold),
-      scaffold('src/store/memory.ts', 'store/memory.ts.hbs', {}),
+      runtimeFile(runtime, 'server/store/memory.ts', 'scaffold'),
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
       scaffold('src/auth.ts', 'auth.ts.hbs', {}),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),

@@ -19,7 +19,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, test } from '@jest/globals';
 
-import type { ApiPlan, Json, JsonObject, OperationPlan as PlannedOperation, ResourcePlan } from './plan.js';
+import type {
+  ApiPlan,
+  Json,
+  JsonObject,
+  OperationPlan as PlannedOperation,
+  ResourcePlan,
+} from './plan.js';
 
 export type { Json, JsonObject, ResourcePlan };
 
@@ -27,11 +33,14 @@ export type { Json, JsonObject, ResourcePlan };
 export type OperationPlan = PlannedOperation & { operationId: string };
 
 /** What the suite knows of the API, from the merged spec. */
-export const API = JSON.parse(readFileSync(new URL('./api.json', import.meta.url), 'utf8')) as ApiPlan;
+export const API = JSON.parse(
+  readFileSync(new URL('./api.json', import.meta.url), 'utf8'),
+) as ApiPlan;
 
 export function operation(operationId: string): OperationPlan {
   const plan = API.operations[operationId];
-  if (!plan) throw new Error(`The suite knows no operation ${operationId}: regenerate it from the spec.`);
+  if (!plan)
+    throw new Error(`The suite knows no operation ${operationId}: regenerate it from the spec.`);
   return { operationId, ...plan };
 }
 
@@ -42,7 +51,8 @@ export function resourceOf(plan: OperationPlan): ResourcePlan {
 }
 
 /** Which credential a request carries: one with every scope, one with none, a made-up one, or none. */
-export type Auth = 'full' | 'limited' | 'invalid' | 'none' | 'apiKey' | 'limitedApiKey' | 'invalidApiKey';
+export type Auth =
+  'full' | 'limited' | 'invalid' | 'none' | 'apiKey' | 'limitedApiKey' | 'invalidApiKey';
 
 export interface Credentials {
   token?: string;
@@ -96,7 +106,11 @@ export interface Suite {
   request(plan: OperationPlan, options?: RequestOptions): Promise<Answer>;
   send(method: string, path: string, options?: RequestOptions): Promise<Answer>;
   /** A new item of the resource, in `scope` (its parents' path parameters) or under a new parent item. */
-  create(resource: string, overrides?: JsonObject, scope?: Record<string, string | number>): Promise<Item>;
+  create(
+    resource: string,
+    overrides?: JsonObject,
+    scope?: Record<string, string | number>,
+  ): Promise<Item>;
   /** The resource's sample body, its plain strings made unique to this call. */
   sampleBody(resource: string): JsonObject;
   /** An item created some other way (a check's own POST), to delete afterwards. */
@@ -119,7 +133,12 @@ export interface ConnectOptions {
   probe?: string;
 }
 
-const STARTED = { token: 'conformance-token', limitedToken: 'conformance-limited', apiKey: 'conformance-key', limitedApiKey: 'conformance-limited-key' };
+const STARTED = {
+  token: 'conformance-token',
+  limitedToken: 'conformance-limited',
+  apiKey: 'conformance-key',
+  limitedApiKey: 'conformance-limited-key',
+};
 
 /** Connects to BASE_URL, or starts the generated service in-process; everything is undone after the file's tests. */
 export async function connect(options: ConnectOptions = {}): Promise<Suite> {
@@ -144,15 +163,39 @@ interface Target {
 }
 
 /** The credentials the environment gives. */
-const INPUTS = { token: 'API_TOKEN', limitedToken: 'API_TOKEN_LIMITED', apiKey: 'API_KEY', limitedApiKey: 'API_KEY_LIMITED' } as const;
+const INPUTS = {
+  token: 'API_TOKEN',
+  limitedToken: 'API_TOKEN_LIMITED',
+  apiKey: 'API_KEY',
+  limitedApiKey: 'API_KEY_LIMITED',
+} as const;
 
 function credentialsFromEnv(): Credentials {
-  return Object.fromEntries(Object.entries(INPUTS).flatMap(([key, name]) => (process.env[name] ? [[key, process.env[name]]] : []))) as Credentials;
+  return Object.fromEntries(
+    Object.entries(INPUTS).flatMap(([key, name]) =>
+      process.env[name] ? [[key, process.env[name]]] : [],
+    ),
+  ) as Credentials;
 }
 
 function external(baseUrl: string): Target {
   return { baseUrl: baseUrl.replace(/\/+$/, ''), credentials: credentialsFromEnv() };
 }
+
+/**
+ * The service's modules, from this folder. Named by variables, so the suite
+ * also type-checks where it is written (specforge's src/runtime), with no
+ * service beside it.
+ */
+const SERVICE_AUTH = '../../src/auth.js';
+const SERVICE_APP = '../../src/generated/app.js';
+
+/** What the suite needs of the generated `createApp`. */
+type CreateApp = (options: {
+  authenticate: unknown;
+  cursorSecret: string;
+  rateLimit: { limit: number; windowSeconds: number };
+}) => { listen(port: number, host: string): Server };
 
 /**
  * The generated service with its own `src/auth.ts`. Unless API_TOKEN says
@@ -164,9 +207,13 @@ async function inProcess(options: ConnectOptions): Promise<Target> {
     process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limitedToken}`;
     process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')},${STARTED.limitedApiKey}`;
   }
-  const { authenticate } = await import('../../src/auth.js');
-  const { createApp } = await import('../../src/generated/app.js');
-  const app = createApp({ authenticate, cursorSecret: 'conformance', rateLimit: options.rateLimit ?? { limit: 1_000_000, windowSeconds: 60 } });
+  const { authenticate } = (await import(SERVICE_AUTH)) as { authenticate: unknown };
+  const { createApp } = (await import(SERVICE_APP)) as { createApp: CreateApp };
+  const app = createApp({
+    authenticate,
+    cursorSecret: 'conformance',
+    rateLimit: options.rateLimit ?? { limit: 1_000_000, windowSeconds: 60 },
+  });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   // jest runs no afterAll in a file whose tests are all skipped: the server must not keep the run alive.
@@ -189,7 +236,6 @@ class HttpSuite implements Suite {
   rateLimit?: number;
   private readonly created: { item: Item; remove: OperationPlan }[] = [];
   private creates = 0;
-  private readonly scopes = new Map<string, Promise<Item>>();
 
   constructor(
     readonly baseUrl: string,
@@ -205,22 +251,39 @@ class HttpSuite implements Suite {
   }
 
   request(plan: OperationPlan, options: RequestOptions = {}): Promise<Answer> {
-    return this.send(plan.method, fillPath(plan.path, options.path ?? {}), { ...options, auth: options.auth ?? authFor(this, plan) });
+    return this.send(plan.method, fillPath(plan.path, options.path ?? {}), {
+      ...options,
+      auth: options.auth ?? authFor(this, plan),
+    });
   }
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
     const url = new URL(`${options.baseUrl ?? this.baseUrl}${path}`);
-    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { accept: 'application/json', ...this.authHeaders(options.auth ?? 'none'), ...options.headers };
+    for (const [name, value] of Object.entries(options.query ?? {}))
+      url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.authHeaders(options.auth ?? 'none'),
+      ...options.headers,
+    };
     let body: string | undefined = options.rawBody;
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     for (;;) {
-      const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const response = await fetch(url, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      });
       const text = await response.text();
       const wait = Number(response.headers.get('retry-after'));
       // A real service's limit would otherwise fail whichever check comes after the window is spent.
-      if (response.status === 429 && !options.acceptRateLimited && wait > 0 && wait <= MAX_RATE_LIMIT_WAIT_S) {
+      if (
+        response.status === 429 &&
+        !options.acceptRateLimited &&
+        wait > 0 &&
+        wait <= MAX_RATE_LIMIT_WAIT_S
+      ) {
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
         continue;
       }
@@ -228,13 +291,20 @@ class HttpSuite implements Suite {
     }
   }
 
-  async create(resource: string, overrides: JsonObject = {}, scope?: Record<string, string | number>): Promise<Item> {
+  async create(
+    resource: string,
+    overrides: JsonObject = {},
+    scope?: Record<string, string | number>,
+  ): Promise<Item> {
     const plan = API.resources[resource]!;
     const create = operation(plan.operations.create!);
     const path = scope ?? (await this.scopeFor(resource));
     const body = { ...this.sampleBody(resource), ...overrides };
     const answer = await this.request(create, { path, body });
-    if (answer.status !== create.status) throw new Error(`Could not create test data: ${create.method} ${create.path} answered ${excerpt(answer)}`);
+    if (answer.status !== create.status)
+      throw new Error(
+        `Could not create test data: ${create.method} ${create.path} answered ${excerpt(answer)}`,
+      );
     const item = itemOf(resource, answer.body?.data, path);
     this.track(item);
     return item;
@@ -254,21 +324,28 @@ class HttpSuite implements Suite {
     const plan = API.resources[resource]!;
     if (!plan.parent) return plan.scope ?? {};
     const parentPlan = API.resources[plan.parent]!;
-    const parent = parentPlan.operations.create ? await this.create(plan.parent) : this.found[plan.parent]?.[0];
-    if (!parent) throw new Error(`No ${plan.parent} item to put ${resource} under: ${this.unavailable(plan.parent)}.`);
+    const parent = parentPlan.operations.create
+      ? await this.create(plan.parent)
+      : this.found[plan.parent]?.[0];
+    if (!parent)
+      throw new Error(
+        `No ${plan.parent} item to put ${resource} under: ${this.unavailable(plan.parent)}.`,
+      );
     return scopeUnder(parent, plan);
   }
 
   unavailable(resource: string): string | undefined {
     const plan = API.resources[resource]!;
-    if (plan.scope && !this.inProcess) return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
+    if (plan.scope && !this.inProcess)
+      return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
     if (plan.operations.create && plan.sample !== undefined) {
       const missing = credentialMissing(this, operation(plan.operations.create));
       if (missing) return `creating ${resource} items needs a credential: ${missing}`;
       return plan.parent ? this.unavailable(plan.parent) : undefined;
     }
     if (this.found[resource]?.length) return undefined;
-    if (plan.operations.create) return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
+    if (plan.operations.create)
+      return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
     return `the API cannot create ${resource} items and the service has none`;
   }
 
@@ -280,7 +357,8 @@ class HttpSuite implements Suite {
       if (resource.parent) continue; // under an item of another resource: none to list under yet
       const scope = resource.scope ?? {};
       const answer = await this.request(list, { path: scope, query: { limit: 3 } });
-      const data: unknown[] = answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
+      const data: unknown[] =
+        answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
       this.found[name] = data.map((item) => itemOf(name, item, scope));
     }
   }
@@ -291,16 +369,22 @@ class HttpSuite implements Suite {
     for (const { item, remove } of this.created.reverse()) {
       const answer = await this.request(remove, { path: item.path }).catch(() => undefined);
       // 404: already gone (a check deleted it, or its parent took it along).
-      if (!answer || (answer.status >= 300 && answer.status !== 404)) left.push(`${item.resource} ${item.id}${answer ? ` (${answer.status})` : ''}`);
+      if (!answer || (answer.status >= 300 && answer.status !== 404))
+        left.push(`${item.resource} ${item.id}${answer ? ` (${answer.status})` : ''}`);
     }
-    if (left.length > 0) console.warn(`The conformance suite could not delete what it created: ${left.join(', ')}`);
+    if (left.length > 0)
+      console.warn(`The conformance suite could not delete what it created: ${left.join(', ')}`);
   }
 
   private authHeaders(auth: Auth): Record<string, string> {
     const { token, limitedToken, apiKey, limitedApiKey } = this.credentials;
     switch (auth) {
       case 'full':
-        return token ? { authorization: `Bearer ${token}` } : apiKey ? { [API.apiKeyHeader.toLowerCase()]: apiKey } : {};
+        return token
+          ? { authorization: `Bearer ${token}` }
+          : apiKey
+            ? { [API.apiKeyHeader.toLowerCase()]: apiKey }
+            : {};
       case 'limited':
         return limitedToken ? { authorization: `Bearer ${limitedToken}` } : {};
       case 'invalid':
@@ -330,7 +414,8 @@ export function credentialMissing(suite: Suite, plan: OperationPlan): string | u
   const { token, apiKey } = suite.credentials;
   if (plan.security.schemes.includes('bearer') && token) return undefined;
   if (plan.security.schemes.includes('apiKey') && apiKey) return undefined;
-  if (plan.security.schemes.length === 0) return 'it takes no credential the suite can send (only Bearer and API key headers)';
+  if (plan.security.schemes.length === 0)
+    return 'it takes no credential the suite can send (only Bearer and API key headers)';
   return `set ${plan.security.schemes.map((scheme) => (scheme === 'bearer' ? 'API_TOKEN' : 'API_KEY')).join(' or ')}`;
 }
 
@@ -341,7 +426,10 @@ export function credentialMissing(suite: Suite, plan: OperationPlan): string | u
  */
 function scopeUnder(parent: Item, child: ResourcePlan): Record<string, string | number> {
   const parentPlan = API.resources[parent.resource]!;
-  const values = [...parentPlan.parentParams, ...(parentPlan.idParam ? [parentPlan.idParam] : [])].map((name) => parent.path[name]!);
+  const values = [
+    ...parentPlan.parentParams,
+    ...(parentPlan.idParam ? [parentPlan.idParam] : []),
+  ].map((name) => parent.path[name]!);
   return Object.fromEntries(child.parentParams.map((name, index) => [name, values[index]!]));
 }
 
@@ -351,7 +439,9 @@ function varied(plan: ResourcePlan, count: number): JsonObject {
   return Object.fromEntries(
     (plan.variable ?? []).flatMap(({ name, maxLength }) => {
       const value = (plan.sample as JsonObject)[name];
-      return typeof value === 'string' && suffix.length < maxLength ? [[name, `${value.slice(0, maxLength - suffix.length)}${suffix}`]] : [];
+      return typeof value === 'string' && suffix.length < maxLength
+        ? [[name, `${value.slice(0, maxLength - suffix.length)}${suffix}`]]
+        : [];
     }),
   );
 }
@@ -368,12 +458,22 @@ export function fillPath(path: string, values: Record<string, string | number>):
 }
 
 /** An item as `data` carries it, with the path parameters that address it. */
-export function itemOf(resource: string, data: unknown, scope: Record<string, string | number>): Item {
+export function itemOf(
+  resource: string,
+  data: unknown,
+  scope: Record<string, string | number>,
+): Item {
   const plan = API.resources[resource]!;
   const fields = flatten(plan, data);
   const id = fields.id;
-  if (typeof id !== 'string' && typeof id !== 'number') throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
-  return { resource, id, path: { ...scope, ...(plan.idParam ? { [plan.idParam]: id } : {}) }, fields };
+  if (typeof id !== 'string' && typeof id !== 'number')
+    throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
+  return {
+    resource,
+    id,
+    path: { ...scope, ...(plan.idParam ? { [plan.idParam]: id } : {}) },
+    fields,
+  };
 }
 
 /** The fields of an item: `attributes` merged in for the typed shape. */
@@ -381,7 +481,10 @@ export function flatten(plan: ResourcePlan, data: unknown): JsonObject {
   if (typeof data !== 'object' || data === null) return {};
   const item = data as JsonObject;
   if (plan.shape !== 'typed') return item;
-  const attributes = typeof item.attributes === 'object' && item.attributes !== null ? (item.attributes as JsonObject) : {};
+  const attributes =
+    typeof item.attributes === 'object' && item.attributes !== null
+      ? (item.attributes as JsonObject)
+      : {};
   return { ...attributes, id: item.id ?? null };
 }
 
