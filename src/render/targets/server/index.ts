@@ -71,7 +71,7 @@ export const serverTarget: Target = {
       ...handlerScaffolds(view, scaffold),
       runtimeFile(runtime, 'server/store/memory.ts', 'scaffold'),
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
-      scaffold('src/auth.ts', 'auth.ts.hbs', {}),
+      runtimeFile(runtime, 'server/auth.ts', 'scaffold'),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
       scaffold('package.json', 'package.json.hbs', packageView(model)),
       scaffold('tsconfig.json', 'tsconfig.json.hbs', {}),
