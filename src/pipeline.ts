@@ -139,6 +139,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           document,
           model,
           templates: resources.templates,
+          runtime: resources.runtime,
           targets: TARGETS,
           specName: basename(sources.root),
           finish: formatter.format,

@@ -5,7 +5,7 @@
 import type { ApiModel } from '../model/index.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { createRenderer, type TemplateSet } from './handlebars.js';
-import type { OutputFile, RenderedFile, Target } from './target.js';
+import type { OutputFile, RenderedFile, RuntimeSet, Target } from './target.js';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { commentText } from '../model/names.js';
 import { byPath } from '../order.js';
@@ -16,6 +16,8 @@ export interface RenderOptions {
   document: OpenApiDocument;
   model: ApiModel;
   templates: TemplateSet;
+  /** The runtime modules copied into the output. */
+  runtime: RuntimeSet;
   targets: readonly Target[];
   specName: string;
   /**
@@ -34,7 +36,7 @@ async function joinParts(file: RenderedFile): Promise<OutputFile> {
 
 export async function render(options: RenderOptions): Promise<OutputFile[]> {
   const renderer = createRenderer(options.templates);
-  const input = { document: options.document, model: options.model, renderer, specName: options.specName };
+  const input = { document: options.document, model: options.model, renderer, runtime: options.runtime, specName: options.specName };
   const finish = options.finish ?? joinParts;
   // Targets render one after another, in the order given; each one's files go on to `finish`
   // at once, so the next target renders while they are being finished.

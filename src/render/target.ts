@@ -2,6 +2,7 @@
 import type { ApiModel } from '../model/index.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import type { Renderer } from './handlebars.js';
+import { diagnostic, SpecforgeError } from '../diagnostics.js';
 
 export type FileKind = 'generated' | 'scaffold';
 
@@ -39,10 +40,14 @@ export interface OutputFile extends FileBase {
  */
 export type RenderedFile = OutputFile | (FileBase & { parts: Iterable<FilePart> });
 
+/** Runtime modules by path relative to `src/runtime/`, e.g. `client/runtime.ts`. */
+export type RuntimeSet = ReadonlyMap<string, { source: string; file: string }>;
+
 export interface RenderInput {
   document: OpenApiDocument;
   model: ApiModel;
   renderer: Renderer;
+  runtime: RuntimeSet;
   /** The spec's file name, for the do-not-edit banner. */
   specName: string;
 }
@@ -62,4 +67,26 @@ export function formatOf(path: string): FileFormat {
 /** A file printed by one template, formatted as its name says. */
 export function templateFile(renderer: Renderer, template: string, path: string, view: object, kind: FileKind): OutputFile {
   return { path, contents: renderer.render(template, view), kind, format: formatOf(path) };
+}
+
+/** `src/runtime/` mirrors a generated project's folders, area by area: `server/store/memory.ts` → `src/store/memory.ts`. */
+const RUNTIME_AREAS: Record<string, string> = { server: 'src', client: 'src/client', conformance: 'test/conformance' };
+
+/** Where a runtime module (its path under `src/runtime/`) lands in a generated project. */
+export function runtimeOutputPath(module: string): string {
+  const [area, ...rest] = module.split('/');
+  const folder = RUNTIME_AREAS[area!];
+  if (folder === undefined || rest.length === 0) throw new Error(`${module} is in no runtime area`);
+  return [folder, ...rest].join('/');
+}
+
+/**
+ * A runtime module copied as it is: its source is kept prettier-formatted
+ * with the pinned options (test/unit/runtime checks), so the copy needs no
+ * formatting and stays byte-identical to the source after the banner.
+ */
+export function runtimeFile(runtime: RuntimeSet, module: string, kind: FileKind): OutputFile {
+  const found = runtime.get(module);
+  if (!found) throw new SpecforgeError([diagnostic('TEMPLATE_ERROR', `No runtime module ${module}`)]);
+  return { path: runtimeOutputPath(module), contents: found.source, kind, format: 'as-is' };
 }

@@ -155,8 +155,8 @@ export const VARIANTS: Variant[] = [
     patches: [
       patch(
         ROUTER,
-        'if (!found) throw unmatched(ctx.path);',
-        "if (!found) {\n      const error = unmatched(ctx.path);\n      if ((error as { status?: number }).status !== 404) throw error;\n      ctx.status = 404;\n      ctx.body = 'Not Found';\n      return;\n    }",
+        'if (!match) throw unmatched(ctx.path);',
+        "if (!match) {\n      const error = unmatched(ctx.path);\n      if ((error as { status?: number }).status !== 404) throw error;\n      ctx.status = 404;\n      ctx.body = 'Not Found';\n      return;\n    }",
       ),
     ],
     fails: /an unknown path → 404 in the error envelope/,
@@ -167,8 +167,8 @@ export const VARIANTS: Variant[] = [
     patches: [
       patch(
         ROUTER,
-        'if (!method) throw errors.methodNotAllowed(allowed(found.node));',
-        'if (!method) throw errors.notFound(`There is no resource at ${ctx.path}.`);',
+        "if ('allow' in match) throw errors.methodNotAllowed(match.allow);",
+        "if ('allow' in match) throw errors.notFound(`There is no resource at ${ctx.path}.`);",
       ),
     ],
     fails: /→ 405 METHOD_NOT_ALLOWED with Allow/,
@@ -384,7 +384,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'patch-not-persisted',
     breaks: 'writes: PATCH answers the changed resource but does not store it',
-    patches: [patch(MEMORY, 'stored.row = change(stored.row);', 'const changed = change(stored.row);\n    return this.present<Out>(changed);')],
+    patches: [patch(MEMORY, 'stored.row = storable(row);', 'return this.present<Out>(storable(row));')],
     fails: /PATCH .*changes \w+ and nothing else/,
   },
 ];

@@ -1,11 +1,16 @@
 /**
  * Golden files: the generated output of each scenario, committed and
  * reviewed as diffs. `npm run test:update` (UPDATE_GOLDEN=1) rewrites them.
- * A golden directory is exactly what `specforge generate` writes, so the
- * comparison also fails on a missing or an extra file.
+ * An example's golden directory is exactly what `specforge generate` writes;
+ * the other scenarios' hold only the API-specific files: the runtime modules
+ * copied from src/runtime are left out (they are the same for every API, and
+ * checked once below against their sources). Either way the comparison also
+ * fails on a missing or an extra file.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { loadResources } from '../../src/resources.js';
+import { runtimeOutputPath } from '../../src/render/target.js';
 import { EXAMPLES, FIXTURES, readTree, ROOT, runCli, scratchDir } from '../helpers.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -20,6 +25,49 @@ const SCENARIOS: [name: string, spec: string, golden: string][] = [
   ['multi-file', join(FIXTURES, 'valid/multi-file/openapi.yaml'), join(ROOT, 'test/golden/multi-file')],
 ];
 
+const { runtime } = loadResources();
+/** Output path → runtime module source. */
+const RUNTIME_COPIES = new Map([...runtime].map(([module, { source }]) => [runtimeOutputPath(module), source]));
+
+/** The examples are complete projects to read; the other golden trees leave the runtime copies out. */
+const holdsRuntime = (golden: string) => golden.startsWith(EXAMPLES);
+
+function apiSpecific(tree: Map<string, string>): Map<string, string> {
+  return new Map([...tree].filter(([path]) => !RUNTIME_COPIES.has(path)));
+}
+
+/** The manifest's kind of each file it lists: generated files carry the banner. */
+function kindsOf(project: string): Map<string, string> {
+  const manifest = JSON.parse(readFileSync(join(project, '.specforge/manifest.json'), 'utf8')) as { files: Record<string, { kind: string }> };
+  return new Map(Object.entries(manifest.files).map(([path, { kind }]) => [path, kind]));
+}
+
+/** The banner of this project's generated files, as its `app.ts` starts. */
+function bannerOf(project: string): string {
+  return /^(\/\/.*\n)+\n/.exec(readFileSync(join(project, 'src/generated/app.ts'), 'utf8'))![0];
+}
+
+/** A runtime module as a project holds it: its source, after the banner when it is a generated file. */
+function runtimeCopy(project: string, path: string): string {
+  return (kindsOf(project).get(path) === 'generated' ? bannerOf(project) : '') + RUNTIME_COPIES.get(path)!;
+}
+
+/**
+ * The whole project a golden tree stands for: a copy with the runtime
+ * modules it lists put back. Inside the repository, so imports of koa, ajv
+ * and jest resolve from its node_modules.
+ */
+function completeProject(golden: string): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(ROOT, 'test/golden/.complete-'));
+  cpSync(golden, dir, { recursive: true });
+  for (const path of kindsOf(golden).keys()) {
+    if (!RUNTIME_COPIES.has(path) || existsSync(join(dir, path))) continue;
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), runtimeCopy(golden, path));
+  }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 describe.each(SCENARIOS)('golden output: %s', (_name, spec, golden) => {
   beforeAll(async () => {
     if (!UPDATE) return;
@@ -27,6 +75,7 @@ describe.each(SCENARIOS)('golden output: %s', (_name, spec, golden) => {
     rmSync(golden, { recursive: true, force: true });
     const result = await runCli(['generate', relative(ROOT, spec), '--out', relative(ROOT, golden), '--quiet']);
     expect(result).toMatchObject({ code: 0 });
+    if (!holdsRuntime(golden)) for (const path of RUNTIME_COPIES.keys()) rmSync(join(golden, path), { force: true });
   });
 
   test('every generated file matches its golden copy, with no file missing or extra', async () => {
@@ -35,7 +84,7 @@ describe.each(SCENARIOS)('golden output: %s', (_name, spec, golden) => {
     try {
       const result = await runCli(['generate', spec, '--out', dir, '--quiet']);
       expect(result).toMatchObject({ code: 0 });
-      const fresh = readTree(dir);
+      const fresh = holdsRuntime(golden) ? readTree(dir) : apiSpecific(readTree(dir));
       const committed = readTree(golden);
       expect([...committed.keys()]).toEqual([...fresh.keys()]);
       for (const [path, contents] of fresh) expect({ path, contents: committed.get(path) }).toEqual({ path, contents });
@@ -52,32 +101,51 @@ describe.each(SCENARIOS)('golden output: %s', (_name, spec, golden) => {
     expect(result.stdout).toBe(readFileSync(merged, 'utf8').replace(/^(#.*\n)+\n/, ''));
   });
 
-  test('`specforge check` finds the committed output up to date', async () => {
-    const result = await runCli(['check', relative(ROOT, spec), '--out', relative(ROOT, golden), '--quiet']);
-    expect(result.stdout).toContain('is up to date');
-    expect(result.code).toBe(0);
+  test('`specforge check` finds the committed output (with the runtime modules it lists) up to date', async () => {
+    const { dir, cleanup } = completeProject(golden);
+    try {
+      const result = await runCli(['check', relative(ROOT, spec), '--out', relative(ROOT, dir), '--quiet']);
+      expect(result.stdout).toContain('is up to date');
+      expect(result.code).toBe(0);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('the runtime modules', () => {
+  // The bookshop example is a complete project, compared above with fresh output.
+  const project = join(EXAMPLES, 'bookshop/generated');
+
+  test.each([...RUNTIME_COPIES.keys()])('%s in a generated project is its source, byte for byte, after the banner', (path) => {
+    expect(readFileSync(join(project, path), 'utf8')).toBe(runtimeCopy(project, path));
   });
 });
 
 describe('golden TypeScript type-checks under strict', () => {
   test.each(SCENARIOS)('%s', async (_name, _spec, golden) => {
     const ts = (await import('typescript')).default;
-    const files = [...readTree(golden).keys()].filter((path) => path.endsWith('.ts')).map((path) => join(golden, path));
-    expect(files.length).toBeGreaterThan(1);
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: [],
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-    expect(problems).toEqual([]);
+    const { dir: project, cleanup } = completeProject(golden);
+    try {
+      const files = [...readTree(project).keys()].filter((path) => path.endsWith('.ts')).map((path) => join(project, path));
+      expect(files.length).toBeGreaterThan(1);
+      const program = ts.createProgram(files, {
+        strict: true,
+        noEmit: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        types: [],
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      expect(problems).toEqual([]);
+    } finally {
+      cleanup();
+    }
   });
 });
 

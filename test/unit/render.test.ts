@@ -175,7 +175,7 @@ describe('render: output paths', () => {
     },
   });
   const renderPaths = (paths: string[]) =>
-    renderFiles({ document: {} as never, model: {} as never, templates: new Map(), targets: [fileTarget(paths)], specName: 'api.yaml' });
+    renderFiles({ document: {} as never, model: {} as never, templates: new Map(), runtime: new Map(), targets: [fileTarget(paths)], specName: 'api.yaml' });
 
   test('two files on paths that differ only in case stop the run, naming both', async () => {
     await expect(renderPaths(['src/a.ts', 'src/Books.ts', 'src/books.ts'])).rejects.toMatchObject({

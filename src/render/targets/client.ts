@@ -1,11 +1,12 @@
 /**
  * `src/client/`: a typed client with no runtime dependencies. `runtime.ts`
- * is the same for every API (transport, retries, errors, paging, cache);
+ * is the same for every API (transport, retries, errors, paging, cache),
+ * copied from `src/runtime/client/runtime.ts`;
  * `index.ts` binds one method per operation, typed by the named types of
  * `src/generated/resources/`.
  */
 import type { OperationModel } from '../../model/index.js';
-import { templateFile, type Target } from '../target.js';
+import { runtimeFile, templateFile, type Target } from '../target.js';
 import { commentText, stringLiteral } from '../../model/names.js';
 import { answerOf, operationDoc, operationTypeNames, typeModules, typesModuleSpecifier } from './resource-types.js';
 
@@ -25,7 +26,7 @@ interface ClientOperation {
 
 export const clientTarget: Target = {
   name: 'client',
-  async render({ model, renderer }) {
+  async render({ model, renderer, runtime }) {
     const modules = typeModules(model).map((module) => ({ ...module, specifier: typesModuleSpecifier(module.fileName, '../generated/') }));
     const namespaceOf = new Map(modules.flatMap((module) => module.operations.map((operation) => [operation.operationId, module.namespace] as const)));
     const view = {
@@ -37,7 +38,7 @@ export const clientTarget: Target = {
       ...(model.config.versioning.mechanism === 'header' ? { version: model.config.versioning.version } : {}),
     };
     return [
-      templateFile(renderer, 'client/runtime.ts.hbs', 'src/client/runtime.ts', {}, 'generated'),
+      runtimeFile(runtime, 'client/runtime.ts', 'generated'),
       templateFile(renderer, 'client/index.ts.hbs', 'src/client/index.ts', view, 'generated'),
     ];
   },

@@ -1,39 +1,41 @@
 /**
  * `test/conformance/`: a jest suite that checks a running service against
  * the merged spec and the conventions, in-process or at BASE_URL. The
- * harness, assertions and checks are the same for every API; `api.json`
+ * harness, assertions and checks are the same for every API (runtime
+ * modules); `api.json`
  * (what the suite knows of the API), `schemas.json` (the response schemas)
  * and one test file per resource come from the spec.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { OpenApiDocument } from '../../../openapi/document.js';
-import { PACKAGE_ROOT } from '../../../resources.js';
 import { lookup, type OperationObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
 import { successResponse, jsonSchemaOf } from '../../../openapi/classify.js';
 import type { ApiModel } from '../../../model/index.js';
-import { templateFile, type OutputFile, type Target } from '../../target.js';
+import { runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
 import { apiTests, conformanceView } from './view.js';
 
 const DIRECTORY = 'test/conformance';
 
-/** The plan's types, written into the project as they are (see ./plan.ts): the generator and the suite share them. */
-const PLAN_SOURCE = readFileSync(join(PACKAGE_ROOT, 'src/render/targets/conformance/plan.ts'), 'utf8');
+/**
+ * Modules the same for every API, copied from `src/runtime/conformance/`.
+ * `plan.ts` is also the generator's definition of the plan (see ./view.ts):
+ * the generator and the suite share its types.
+ */
+const RUNTIME = ['plan.ts', 'harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts'];
 
-/** Modules the same for every API: template name → file. */
-const FIXED = ['harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts', 'jest.config.js', 'sequencer.cjs'];
+/** Configuration files the same for every API: template name → file. */
+const FIXED = ['jest.config.js', 'sequencer.cjs'];
 
 export const conformanceTarget: Target = {
   name: 'conformance',
-  async render({ document, model, renderer }) {
+  async render({ document, model, renderer, runtime }) {
     const view = conformanceView(model, document);
     const api = apiTests(model);
     const printed = (name: string, template: string, data: object) => templateFile(renderer, `conformance/${template}`, `${DIRECTORY}/${name}`, data, 'generated');
     // Data, written as JSON without prettier: on a large API it runs to megabytes.
     const data = (name: string, value: unknown, indent?: number): OutputFile => ({ path: `${DIRECTORY}/${name}`, contents: `${JSON.stringify(value, null, indent)}\n`, kind: 'generated', format: 'as-is' });
     return [
-      { path: `${DIRECTORY}/plan.ts`, contents: PLAN_SOURCE, kind: 'generated', format: 'typescript' },
+      ...RUNTIME.map((name) => runtimeFile(runtime, `conformance/${name}`, 'generated')),
       ...FIXED.map((name) => printed(name, `${name}.hbs`, {})),
       printed('tsconfig.json', 'tsconfig.json.hbs', {}),
       data('api.json', view.api, 2),

@@ -5,7 +5,7 @@
  * Deterministic: the same schema gives the same data on every run.
  */
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
-import type { Json, Violation } from './plan.js';
+import type { Json, Violation } from '../../../runtime/conformance/plan.js';
 
 /** A valid value for a request: read-only properties left out. */
 export function sampleOf(document: OpenApiDocument, schema: unknown, depth = 0): Json | undefined {

@@ -6,7 +6,7 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
-import type { ApiPlan, OperationPlan, ResourcePlan } from './plan.js';
+import type { ApiPlan, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';

@@ -6,15 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERRORS } from '../../../conventions/errors.js';
 import type { ApiModel } from '../../../model/index.js';
 import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
-import { templateFile, type OutputFile, type Target } from '../../target.js';
+import { runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
 import { compileValidatorsBeside, validatorInputs } from './validators.js';
 import { serverView, type ServerView } from './view.js';
 
-/** The modules of `src/generated/conventions/`, one template each. */
+/**
+ * The modules of `src/generated/conventions/`, the same for every API: copied
+ * from `src/runtime/server/generated/conventions/`.
+ */
 const CONVENTIONS = [
   'auth',
   'body',
@@ -29,11 +31,13 @@ const CONVENTIONS = [
   'request-id',
   'respond',
   'router',
-  'serve',
   'state',
   'validation',
   'versioning',
 ];
+
+/** Conventions that still read the API's settings (`service.ts`), so they stay templates. */
+const TEMPLATED_CONVENTIONS = ['serve'];
 
 /** What the generated service installs: the versions specforge itself is tested with. */
 const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];
@@ -41,7 +45,7 @@ const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa',
 
 export const serverTarget: Target = {
   name: 'server',
-  async render({ document, model, renderer }) {
+  async render({ document, model, renderer, runtime }) {
     const view = serverView(model, document);
     // Started first: it compiles on a worker while this target and the next ones render.
     const validators = compileValidatorsBeside(validatorInputs(document, model.operations, view.routes.map((route) => route.validator)));
@@ -54,9 +58,10 @@ export const serverTarget: Target = {
     });
     const generated = (path: string, template: string, data: object) => templateFile(renderer, `server/generated/${template}`, `src/generated/${path}`, data, 'generated');
     const scaffold = (path: string, template: string, data: object) => templateFile(renderer, `server/scaffold/${template}`, path, data, 'scaffold');
-    const errors = Object.entries(ERRORS).map(([name, kind]) => ({ name, ...kind }));
+    const convention = (name: string) => runtimeFile(runtime, `server/generated/conventions/${name}.ts`, 'generated');
     return [
-      ...CONVENTIONS.map((name) => generated(`conventions/${name}.ts`, `conventions/${name}.ts.hbs`, { errors })),
+      ...CONVENTIONS.map(convention),
+      ...TEMPLATED_CONVENTIONS.map((name) => generated(`conventions/${name}.ts`, `conventions/${name}.ts.hbs`, {})),
       generated('service.ts', 'service.ts.hbs', serviceSettings(model)),
       generated('app.ts', 'app.ts.hbs', view),
       generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups }),
@@ -64,9 +69,9 @@ export const serverTarget: Target = {
       validatorFile('parameters'),
       validatorFile('bodies'),
       ...handlerScaffolds(view, scaffold),
-      scaffold('src/store/memory.ts', 'store/memory.ts.hbs', {}),
+      runtimeFile(runtime, 'server/store/memory.ts', 'scaffold'),
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
-      scaffold('src/auth.ts', 'auth.ts.hbs', {}),
+      runtimeFile(runtime, 'server/auth.ts', 'scaffold'),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
       scaffold('package.json', 'package.json.hbs', packageView(model)),
       scaffold('tsconfig.json', 'tsconfig.json.hbs', {}),

@@ -186,6 +186,21 @@ function external(baseUrl: string): Target {
 }
 
 /**
+ * The service's modules, from this folder. Named by variables, so the suite
+ * also type-checks where it is written (specforge's src/runtime), with no
+ * service beside it.
+ */
+const SERVICE_AUTH = '../../src/auth.js';
+const SERVICE_APP = '../../src/generated/app.js';
+
+/** What the suite needs of the generated `createApp`. */
+type CreateApp = (options: {
+  authenticate: unknown;
+  cursorSecret: string;
+  rateLimit: { limit: number; windowSeconds: number };
+}) => { listen(port: number, host: string): Server };
+
+/**
  * The generated service with its own `src/auth.ts`. Unless API_TOKEN says
  * otherwise, the default auth is given credentials of the suite's own.
  */
@@ -195,8 +210,8 @@ async function inProcess(options: ConnectOptions): Promise<Target> {
     process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limitedToken}`;
     process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')},${STARTED.limitedApiKey}`;
   }
-  const { authenticate } = await import('../../src/auth.js');
-  const { createApp } = await import('../../src/generated/app.js');
+  const { authenticate } = (await import(SERVICE_AUTH)) as { authenticate: unknown };
+  const { createApp } = (await import(SERVICE_APP)) as { createApp: CreateApp };
   const app = createApp({
     authenticate,
     cursorSecret: 'conformance',
@@ -224,7 +239,6 @@ class HttpSuite implements Suite {
   rateLimit?: number;
   private readonly created: { item: Item; remove: OperationPlan }[] = [];
   private creates = 0;
-  private readonly scopes = new Map<string, Promise<Item>>();
 
   constructor(
     readonly baseUrl: string,

@@ -18,7 +18,7 @@ export interface ErrorEnvelope {
   error: { code: string; message: string; request_id: string; details?: ErrorDetail[] };
 }
 
-/** Statuses and codes of the catalog, from the conventions. */
+/** Statuses and codes of the catalog, as specforge's conventions define them. */
 export const ERROR_CODES = {
   badRequest: { status: 400, code: 'BAD_REQUEST' },
   unauthorized: { status: 401, code: 'UNAUTHORIZED' },

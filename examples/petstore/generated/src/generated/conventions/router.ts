@@ -19,16 +19,45 @@ import {
 } from './operation.js';
 import type { ServiceState } from './state.js';
 
-interface Node {
+interface Node<Target> {
   /** Literal segments. */
-  literals: Map<string, Node>;
+  literals: Map<string, Node<Target>>;
   /** A `{param}` segment (each route names it as it likes: the names live with the route). */
-  param?: Node;
-  /** The operations of the paths that end here, by upper-case method. */
-  methods: Map<string, { handle: OperationHandler; params: string[] }>;
+  param?: Node<Target>;
+  /** What the paths that end here lead to, by upper-case method. */
+  methods: Map<string, { target: Target; params: string[] }>;
 }
 
-const newNode = (): Node => ({ literals: new Map(), methods: new Map() });
+const newNode = <Target,>(): Node<Target> => ({ literals: new Map(), methods: new Map() });
+
+/** A path's match: the route with its parameters, or the methods the path has when the one asked for is not. */
+export type RouteMatch<Target> =
+  { target: Target; params: Record<string, string> } | { allow: string[] };
+
+export interface RouteTree<Target> {
+  /** Route paths use `:name` for parameters (`/authors/:author_id`). */
+  add(path: string, method: string, target: Target): void;
+  /** Undefined when no route has the path; HEAD is answered by GET. */
+  match(path: string, method: string): RouteMatch<Target> | undefined;
+}
+
+export function routeTree<Target>(): RouteTree<Target> {
+  const root = newNode<Target>();
+  return {
+    add: (path, method, target) => add(root, path, method.toUpperCase(), target),
+    match(path, method) {
+      const found = find(root, segmentsOf(path), 0, []);
+      if (!found) return undefined;
+      const route =
+        found.node.methods.get(method) ??
+        (method === 'HEAD' ? found.node.methods.get('GET') : undefined);
+      if (!route) return { allow: allowed(found.node) };
+      const params: Record<string, string> = {};
+      route.params.forEach((name, index) => (params[name] = found.values[index]!));
+      return { target: route.target, params };
+    },
+  };
+}
 
 export interface RoutingOptions {
   basePath: string;
@@ -41,26 +70,20 @@ export function routesFor<Handlers>(
   context: OperationContext<Handlers>,
   options: RoutingOptions,
 ): Middleware<ServiceState> {
-  const root = newNode();
-  for (const route of routes)
-    add(root, route.path, route.method.toUpperCase(), operation(route, context));
+  const tree = routeTree<OperationHandler>();
+  for (const route of routes) tree.add(route.path, route.method, operation(route, context));
   const unmatched = unmatchedBy(options);
   return async (ctx) => {
     const path = within(ctx.path, options.basePath);
-    const found = path === undefined ? undefined : find(root, segmentsOf(path), 0, []);
-    if (!found) throw unmatched(ctx.path);
-    const method =
-      found.node.methods.get(ctx.method) ??
-      (ctx.method === 'HEAD' ? found.node.methods.get('GET') : undefined);
-    if (!method) throw errors.methodNotAllowed(allowed(found.node));
-    const params: Record<string, string> = {};
-    method.params.forEach((name, index) => (params[name] = found.values[index]!));
-    await method.handle(ctx, params);
+    const match = path === undefined ? undefined : tree.match(path, ctx.method);
+    if (!match) throw unmatched(ctx.path);
+    if ('allow' in match) throw errors.methodNotAllowed(match.allow);
+    await match.target(ctx, match.params);
   };
 }
 
 /** The path below the base path, on a segment boundary (`/api/v1authors` is not under `/api/v1`). */
-function within(path: string, basePath: string): string | undefined {
+export function within(path: string, basePath: string): string | undefined {
   if (basePath === '' || path === basePath) return path.slice(basePath.length);
   return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
 }
@@ -83,33 +106,32 @@ function unmatchedBy({ basePath, version }: RoutingOptions): (path: string) => E
   };
 }
 
-/** Route paths use `:name` for parameters (`/authors/:author_id`). */
-function add(root: Node, path: string, method: string, handle: OperationHandler): void {
+function add<Target>(root: Node<Target>, path: string, method: string, target: Target): void {
   let node = root;
   const params: string[] = [];
   for (const segment of segmentsOf(path)) {
     if (segment.startsWith(':')) {
       params.push(segment.slice(1));
-      node = node.param ??= newNode();
+      node = node.param ??= newNode<Target>();
     } else {
       let next = node.literals.get(segment);
-      if (!next) node.literals.set(segment, (next = newNode()));
+      if (!next) node.literals.set(segment, (next = newNode<Target>()));
       node = next;
     }
   }
-  node.methods.set(method, { handle, params });
+  node.methods.set(method, { target, params });
 }
 
 /**
  * Literal segments are tried before a parameter (OpenAPI §4.8.8.2: concrete
  * paths first), and a parameter still matches where the literal leads nowhere.
  */
-function find(
-  node: Node,
+function find<Target>(
+  node: Node<Target>,
   segments: string[],
   index: number,
   values: string[],
-): { node: Node; values: string[] } | undefined {
+): { node: Node<Target>; values: string[] } | undefined {
   if (index === segments.length) return node.methods.size > 0 ? { node, values } : undefined;
   const segment = segments[index]!;
   const literal = node.literals.get(segment);
@@ -133,7 +155,7 @@ function decode(segment: string): string {
   }
 }
 
-function allowed(node: Node): string[] {
+function allowed<Target>(node: Node<Target>): string[] {
   const methods = [...node.methods.keys()];
   return methods.includes('GET') ? ['HEAD', ...methods] : methods;
 }

@@ -1,0 +1,736 @@
+/**
+ * The checks, the same for every API: each takes an operation of the plan
+ * (and the data its test line gives) and calls the service through the
+ * harness. The test files only name which check applies to which operation.
+ */
+import { expectDetail, expectError, expectStatus, expectSuccess, fail } from './assertions.js';
+import type { Violation } from './plan.js';
+import {
+  API,
+  fillPath,
+  flatten,
+  itemOf,
+  operation,
+  resourceOf,
+  type Answer,
+  type Check,
+  type Item,
+  type Json,
+  type JsonObject,
+  type OperationPlan,
+  type Suite,
+} from './harness.js';
+
+type Path = Record<string, string | number>;
+
+// ── what a check acts on ────────────────────────────────────────────────────
+
+const isOnItem = (plan: OperationPlan) => {
+  const { idParam } = resourceOf(plan);
+  return idParam !== undefined && plan.path.includes(`{${idParam}}`);
+};
+
+const canCreate = (plan: OperationPlan) => {
+  const resource = resourceOf(plan);
+  return resource.operations.create !== undefined && resource.sample !== undefined;
+};
+
+/** An item to act on: a new one, or one the service already had where the API cannot create any. */
+async function existingItem(suite: Suite, plan: OperationPlan): Promise<Item> {
+  if (canCreate(plan)) return suite.create(plan.resource!);
+  return suite.found[plan.resource!]?.[0] ?? fail(`No ${plan.resource} item to use.`);
+}
+
+/** The path parameters of an operation on a real item (or its collection), and that item. */
+async function subjectOf(suite: Suite, plan: OperationPlan): Promise<{ path: Path; item?: Item }> {
+  if (plan.resource === undefined) return { path: {} };
+  if (isOnItem(plan)) {
+    const item = await existingItem(suite, plan);
+    return { path: item.path, item };
+  }
+  return { path: await suite.scopeFor(plan.resource) };
+}
+
+/** Path parameters that address no item: every id one no item has. */
+function unknownPath(plan: OperationPlan): Path {
+  const resource = resourceOf(plan);
+  return {
+    ...resource.unknownParents,
+    ...(resource.idParam && resource.unknownId !== undefined
+      ? { [resource.idParam]: resource.unknownId }
+      : {}),
+  };
+}
+
+/** Skips a check that needs an item (or a parent item) the suite cannot have. */
+function needsItem(suite: Suite, plan: OperationPlan): string | undefined {
+  if (plan.resource === undefined)
+    return plan.path.includes('{') ? 'it acts on no resource the suite can create' : undefined;
+  const resource = resourceOf(plan);
+  if (isOnItem(plan)) return suite.unavailable(plan.resource);
+  return resource.parent
+    ? suite.unavailable(resource.parent)
+    : resource.scope && !suite.inProcess
+      ? suite.unavailable(plan.resource)
+      : undefined;
+}
+
+/** Why the suite cannot create items of the operation's resource. */
+function cannotCreate(plan: OperationPlan): string {
+  return resourceOf(plan).operations.create
+    ? `the suite cannot build a valid ${plan.resource} body from the schema (give its fields examples)`
+    : `the API cannot create ${plan.resource} items`;
+}
+
+/** Skips a check that creates items of the operation's resource. */
+function needsCreate(suite: Suite, plan: OperationPlan): string | undefined {
+  return canCreate(plan) ? suite.unavailable(plan.resource!) : cannotCreate(plan);
+}
+
+/** Skips a list check that needs `count` items, where the suite cannot create them and the service has fewer. */
+const needsListed =
+  (count: number) =>
+  (suite: Suite, plan: OperationPlan): string | undefined =>
+    needsItem(suite, plan) ??
+    (canCreate(plan) || (suite.found[plan.resource!]?.length ?? 0) >= count
+      ? undefined
+      : `${cannotCreate(plan)}, and the service lists fewer than ${count}`);
+
+const bodyOf = (plan: OperationPlan) => plan.body?.sample;
+
+/** Where the list can filter by creation date: only what was created since the day before `items` were. */
+function recentOnly(plan: OperationPlan, items: Item[]): Record<string, string> {
+  const field = resourceOf(plan).createdField;
+  const created = items
+    .map((item) => Date.parse(String(field && item.fields[field])))
+    .filter((time) => !Number.isNaN(time));
+  if (!plan.query.includes('created_after') || created.length === 0) return {};
+  return { created_after: dayOf(Math.min(...created), -1) };
+}
+
+/** A date (as the conventions type the creation range), `days` from the instant. */
+const dayOf = (time: number, days: number) =>
+  new Date(time + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Items of a list, following every page (cursor or offset) up to a bound;
+ * on a real service with much data, narrowed to what the suite created.
+ */
+async function listAll(
+  suite: Suite,
+  plan: OperationPlan,
+  path: Path,
+  query: Record<string, string | number> = {},
+  created: Item[] = [],
+): Promise<JsonObject[]> {
+  query = { ...recentOnly(plan, created), ...query };
+  const resource = resourceOf(plan);
+  const items: JsonObject[] = [];
+  const limit = plan.paging!.maxLimit;
+  let cursor: string | undefined;
+  for (let page = 1; page <= 200; page++) {
+    const paging: Record<string, string | number> =
+      plan.paging!.style === 'cursor' ? (cursor ? { cursor } : {}) : { page };
+    const answer = await suite.request(plan, { path, query: { ...query, ...paging, limit } });
+    expectSuccess(answer, plan);
+    items.push(...(answer.body.data as unknown[]).map((data) => flatten(resource, data)));
+    const pagination = answer.body.pagination;
+    if (plan.paging!.style === 'cursor' ? !pagination.has_more : page >= pagination.total_pages)
+      return items;
+    cursor = pagination.cursor;
+  }
+  return fail(`${plan.method} ${plan.path}: more than 200 pages; the suite stops there.`);
+}
+
+const idsOf = (items: JsonObject[]) => items.map((item) => item.id);
+
+// ── success ─────────────────────────────────────────────────────────────────
+
+export const reads: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path, item } = await subjectOf(suite, plan);
+    const answer = await suite.request(plan, { path });
+    expectSuccess(answer, plan);
+    const got = flatten(resourceOf(plan), answer.body.data);
+    if (got.id !== item!.id) fail(`Asked for ${item!.id}, got ${JSON.stringify(got.id)}.`);
+  },
+};
+
+export const lists: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = await populated(suite, plan, 1);
+    const answer = await suite.request(plan, { path });
+    expectSuccess(answer, plan);
+    if (!Array.isArray(answer.body.data)) fail('A list whose data is not an array.');
+  },
+};
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
+
+/** The same value, date-times compared as instants (`…05.000Z` is `…05Z`). */
+function sameValue(a: Json | undefined, b: Json | undefined): boolean {
+  if (
+    typeof a === 'string' &&
+    typeof b === 'string' &&
+    ISO_DATE_TIME.test(a) &&
+    ISO_DATE_TIME.test(b)
+  )
+    return Date.parse(a) === Date.parse(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The scalar fields of a body, as the resource shows them back. A field it
+ * does not show (write-only, like a password) is not compared.
+ */
+function expectFields(fields: JsonObject, body: Json | undefined, what: string): void {
+  for (const [name, value] of Object.entries((body ?? {}) as JsonObject)) {
+    if ((value !== null && typeof value === 'object') || !(name in fields)) continue;
+    if (!sameValue(fields[name], value))
+      fail(
+        `${what}: ${name} is ${JSON.stringify(fields[name])}, expected ${JSON.stringify(value)}.`,
+      );
+  }
+}
+
+export const creates: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const path = await suite.scopeFor(plan.resource!);
+    const body = suite.sampleBody(plan.resource!);
+    const answer = await suite.request(plan, { path, body });
+    expectSuccess(answer, plan);
+    const item = itemOf(plan.resource!, answer.body.data, path);
+    suite.track(item);
+    expectFields(item.fields, body, 'The created resource');
+    const read = resourceOf(plan).operations.read;
+    if (!read) return;
+    const again = await suite.request(operation(read), { path: item.path });
+    expectSuccess(again, operation(read));
+    expectFields(flatten(resourceOf(plan), again.body.data), body, 'GET after POST');
+  },
+};
+
+/** GET of an item, where the API has one: what it shows now. */
+async function readBack(
+  suite: Suite,
+  plan: OperationPlan,
+  item: Item,
+): Promise<Answer | undefined> {
+  const read = resourceOf(plan).operations.read;
+  return read ? suite.request(operation(read), { path: item.path }) : undefined;
+}
+
+export const deletes: Check = {
+  skip: needsCreate,
+  async run(suite, plan) {
+    const item = await suite.create(plan.resource!);
+    const answer = await suite.request(plan, { path: item.path });
+    expectSuccess(answer, plan);
+    if (plan.status === 204 && answer.text !== '')
+      fail(`204 with a body: ${answer.text.slice(0, 200)}`);
+    const after = await readBack(suite, plan, item);
+    if (after) expectError(after, 404, 'RESOURCE_NOT_FOUND');
+  },
+};
+
+export const replaces: Check<JsonObject> = {
+  skip: needsCreate,
+  async run(suite, plan, change) {
+    const item = await suite.create(plan.resource!);
+    const body = { ...(bodyOf(plan) as JsonObject), ...change };
+    const answer = await suite.request(plan, { path: item.path, body });
+    expectSuccess(answer, plan);
+    expectFields(flatten(resourceOf(plan), answer.body.data), body, 'The replaced resource');
+    const after = await readBack(suite, plan, item);
+    if (after) expectFields(flatten(resourceOf(plan), after.body?.data), body, 'GET after PUT');
+  },
+};
+
+export const updatesOnlyWhatItNames: Check<JsonObject> = {
+  skip: needsCreate,
+  async run(suite, plan, change) {
+    const item = await suite.create(plan.resource!);
+    const answer = await suite.request(plan, { path: item.path, body: change });
+    expectSuccess(answer, plan);
+    const stamp = resourceOf(plan).updatedField;
+    const shown = [flatten(resourceOf(plan), answer.body.data)];
+    const reread = await readBack(suite, plan, item);
+    if (reread) shown.push(flatten(resourceOf(plan), reread.body?.data));
+    for (const [index, after] of shown.entries()) {
+      const what = index === 0 ? 'The PATCH answer' : 'GET after PATCH';
+      expectFields(after, change, what);
+      for (const [name, before] of Object.entries(item.fields)) {
+        if (name in change || name === stamp) continue;
+        if (!sameValue(after[name], before))
+          fail(
+            `${what}: PATCH of ${Object.keys(change).join(', ')} changed ${name} too: ${JSON.stringify(before)} → ${JSON.stringify(after[name])}.`,
+          );
+      }
+    }
+  },
+};
+
+// ── auth ────────────────────────────────────────────────────────────────────
+
+/** The message the conventions give a refused credential. */
+const INVALID_OR_EXPIRED = /invalid|expired/i;
+
+function expectUnauthorized(answer: Answer): void {
+  expectError(answer, 401, 'UNAUTHORIZED');
+  if (!INVALID_OR_EXPIRED.test(answer.body.error.message))
+    fail(
+      `401: the message should say the token is invalid or expired: ${answer.body.error.message}`,
+    );
+}
+
+export const unauthorizedWithoutCredential: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    expectUnauthorized(await suite.request(plan, { path, body: bodyOf(plan), auth: 'none' }));
+  },
+};
+
+export const unauthorizedWithInvalidCredential: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    const auth = plan.security.schemes.includes('bearer') ? 'invalid' : 'invalidApiKey';
+    expectUnauthorized(await suite.request(plan, { path, body: bodyOf(plan), auth }));
+  },
+};
+
+/** A valid credential without scopes that the operation takes: a Bearer token, else an API key. */
+function limitedAuth(suite: Suite, plan: OperationPlan): 'limited' | 'limitedApiKey' | undefined {
+  if (plan.security.schemes.includes('bearer') && suite.credentials.limitedToken) return 'limited';
+  if (plan.security.schemes.includes('apiKey') && suite.credentials.limitedApiKey)
+    return 'limitedApiKey';
+  return undefined;
+}
+
+export const forbiddenWithoutScope: Check = {
+  skip(suite, plan) {
+    if (limitedAuth(suite, plan)) return needsItem(suite, plan);
+    return plan.security.schemes.includes('bearer')
+      ? 'set API_TOKEN_LIMITED to a valid token with no scopes'
+      : 'set API_KEY_LIMITED to a valid API key with no scopes';
+  },
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    expectError(
+      await suite.request(plan, { path, body: bodyOf(plan), auth: limitedAuth(suite, plan)! }),
+      403,
+      'FORBIDDEN',
+    );
+  },
+};
+
+export const publicWithoutCredential: Check = {
+  // A write goes through: only to an item the suite created itself.
+  skip: (suite, plan) =>
+    ['replace', 'update', 'delete'].includes(plan.kind)
+      ? needsCreate(suite, plan)
+      : needsItem(suite, plan),
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    const answer = await suite.request(plan, { path, body: bodyOf(plan), auth: 'none' });
+    if (answer.status === 401 || answer.status === 403)
+      fail(`A public operation refused a caller without a credential: ${answer.status}.`);
+    if (plan.kind !== 'other') expectSuccess(answer, plan);
+    if (plan.kind === 'create') suite.track(itemOf(plan.resource!, answer.body.data, path));
+  },
+};
+
+// ── not found ───────────────────────────────────────────────────────────────
+
+export const notFoundForUnknownId: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const resource = resourceOf(plan);
+    const scope = await suite.scopeFor(plan.resource!);
+    const answer = await suite.request(plan, {
+      path: { ...scope, [resource.idParam!]: resource.unknownId! },
+      body: bodyOf(plan),
+    });
+    expectError(answer, 404, 'RESOURCE_NOT_FOUND');
+  },
+};
+
+/** Every path parameter an id no item has: the parent's first of all. */
+export const notFoundUnderMissingParent: Check = {
+  async run(suite, plan) {
+    expectError(
+      await suite.request(plan, { path: unknownPath(plan), body: bodyOf(plan) }),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+  },
+};
+
+// ── request bodies ──────────────────────────────────────────────────────────
+
+export const rejectsInvalidBody: Check<Violation> = {
+  skip: needsItem,
+  async run(suite, plan, violation) {
+    const { path } = await subjectOf(suite, plan);
+    const answer = await suite.request(plan, { path, body: violation.body });
+    expectError(answer, API.validationStatus, 'VALIDATION_ERROR');
+    expectDetail(answer, violation.field, violation.code);
+  },
+};
+
+export const rejectsMalformedJson: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    expectError(
+      await suite.request(plan, {
+        path,
+        rawBody: '{"unterminated": ',
+        contentType: plan.body?.contentType ?? 'application/json',
+      }),
+      400,
+    );
+  },
+};
+
+export const rejectsOversizedBody: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    const rawBody = JSON.stringify({ padding: 'x'.repeat(API.bodyLimit + 1024) });
+    expectError(await suite.request(plan, { path, rawBody }), 413, 'PAYLOAD_TOO_LARGE');
+  },
+};
+
+export const rejectsWrongContentType: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    const answer = await suite.request(plan, {
+      path,
+      rawBody: JSON.stringify(bodyOf(plan) ?? {}),
+      contentType: 'text/plain',
+    });
+    expectError(answer, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  },
+};
+
+/** Sent to an item the suite created, or to ids no item has: a method the spec does not declare must change nothing real. */
+export const methodNotAllowed: Check<string> = {
+  skip: (suite, plan) =>
+    plan.resource === undefined || !isOnItem(plan) || canCreate(plan)
+      ? needsItem(suite, plan)
+      : resourceOf(plan).unknownId === undefined
+        ? 'no id is known to be unknown'
+        : undefined,
+  async run(suite, plan, method) {
+    const { path } =
+      plan.resource === undefined || !isOnItem(plan) || canCreate(plan)
+        ? await subjectOf(suite, plan)
+        : { path: unknownPath(plan) };
+    const answer = await suite.send(method, fillPath(plan.path, path), {
+      auth: 'full',
+      ...(method === 'GET' ? {} : { body: bodyOf(plan) ?? {} }),
+    });
+    expectError(answer, 405, 'METHOD_NOT_ALLOWED');
+    const allow = (answer.headers.get('allow') ?? '').toUpperCase().split(/\s*,\s*/);
+    if (!allow.includes(plan.method))
+      fail(`405 whose Allow (${answer.headers.get('allow')}) does not list ${plan.method}.`);
+  },
+};
+
+// ── lists ───────────────────────────────────────────────────────────────────
+
+export const rejectsLimitAboveMaximum: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const path = await suite.scopeFor(plan.resource!);
+    const answer = await suite.request(plan, { path, query: { limit: plan.paging!.maxLimit + 1 } });
+    expectError(answer, API.validationStatus, 'VALIDATION_ERROR');
+    expectDetail(answer, 'query.limit', 'OUT_OF_RANGE');
+  },
+};
+
+/** A collection with `count` new items in it, where the API can create them. */
+async function populated(
+  suite: Suite,
+  plan: OperationPlan,
+  count: number,
+  overrides: JsonObject[] = [],
+): Promise<{ path: Path; items: Item[] }> {
+  const path = await suite.scopeFor(plan.resource!);
+  const items: Item[] = [];
+  if (!canCreate(plan)) return { path, items };
+  for (let index = 0; index < count; index++)
+    items.push(await suite.create(plan.resource!, overrides[index] ?? {}, path));
+  return { path, items };
+}
+
+export const walksCursorPages: Check = {
+  skip: needsListed(3),
+  async run(suite, plan) {
+    const { path, items } = await populated(suite, plan, 5);
+    const known = items.length > 0 ? items.length : (suite.found[plan.resource!]?.length ?? 0);
+    const seen = new Map<unknown, number>();
+    let cursor: string | undefined;
+    let page = 1;
+    for (; ; page++) {
+      if (page > 1000) fail('The walk did not end after 1000 pages.');
+      const answer = await suite.request(plan, {
+        path,
+        query: { ...recentOnly(plan, items), limit: 2, ...(cursor ? { cursor } : {}) },
+      });
+      expectSuccess(answer, plan);
+      if (answer.body.data.length > 2)
+        fail(`A page of ${answer.body.data.length} items for limit=2.`);
+      for (const id of idsOf(
+        answer.body.data.map((data: unknown) => flatten(resourceOf(plan), data)),
+      ))
+        seen.set(id, (seen.get(id) ?? 0) + 1);
+      if (!answer.body.pagination.has_more) break;
+      cursor = answer.body.pagination.cursor;
+    }
+    if (page < Math.ceil(known / 2))
+      fail(
+        `The walk ended after ${page} page(s) of 2, but the list holds at least ${known} items.`,
+      );
+    const twice = [...seen].filter(([, count]) => count > 1).map(([id]) => id);
+    if (twice.length > 0) fail(`The walk saw items more than once: ${JSON.stringify(twice)}.`);
+    const missed = items.filter((item) => !seen.has(item.id)).map((item) => item.id);
+    if (missed.length > 0) fail(`The walk missed created items: ${JSON.stringify(missed)}.`);
+  },
+};
+
+export const rejectsTamperedCursor: Check = {
+  skip: needsListed(2),
+  async run(suite, plan) {
+    const { path } = await populated(suite, plan, 2);
+    const first = await suite.request(plan, { path, query: { limit: 1 } });
+    expectSuccess(first, plan);
+    const cursor: unknown = first.body.pagination.cursor;
+    if (typeof cursor !== 'string' || cursor.length === 0)
+      fail('No cursor to tamper with: the list needs two items.');
+    const middle = Math.floor(cursor.length / 2);
+    const tampered = `${cursor.slice(0, middle)}${cursor[middle] === 'A' ? 'B' : 'A'}${cursor.slice(middle + 1)}`;
+    expectError(await suite.request(plan, { path, query: { limit: 1, cursor: tampered } }), 400);
+  },
+};
+
+export const walksOffsetPages: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path, items } = await populated(suite, plan, 3);
+    const narrow = recentOnly(plan, items);
+    const first = await suite.request(plan, { path, query: { ...narrow, limit: 2, page: 1 } });
+    expectSuccess(first, plan);
+    const { page, limit, total, total_pages: totalPages } = first.body.pagination;
+    if (page !== 1 || limit !== 2) fail(`Asked for page 1 of 2, got page ${page} of ${limit}.`);
+    if (totalPages !== Math.ceil(total / limit))
+      fail(
+        `total_pages is ${totalPages}, but ceil(${total} / ${limit}) is ${Math.ceil(total / limit)}.`,
+      );
+    const seen: unknown[] = [];
+    for (let number = 1; number <= Math.min(totalPages, 500); number++) {
+      const answer = await suite.request(plan, {
+        path,
+        query: { ...narrow, limit: 2, page: number },
+      });
+      expectSuccess(answer, plan);
+      seen.push(...idsOf(answer.body.data.map((data: unknown) => flatten(resourceOf(plan), data))));
+    }
+    if (totalPages <= 500 && seen.length !== total)
+      fail(`The pages hold ${seen.length} items, total says ${total}.`);
+    if (new Set(seen).size !== seen.length) fail('The pages repeat items.');
+    const missed = items.filter((item) => !seen.includes(item.id));
+    if (missed.length > 0)
+      fail(`The pages miss created items: ${JSON.stringify(missed.map((item) => item.id))}.`);
+  },
+};
+
+function compare(a: Json | undefined, b: Json | undefined): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** The created items' values, in the order the list gave them, are in order. */
+function expectOrder(
+  listed: JsonObject[],
+  created: Item[],
+  field: string,
+  direction: 1 | -1,
+  how: string,
+): void {
+  const ours = new Set(created.map((item) => item.id));
+  const values = listed
+    .filter((item) => ours.has(item.id as string | number))
+    .map((item) => item[field]);
+  if (values.length !== created.length)
+    fail(`${how}: the list shows ${values.length} of the ${created.length} items created.`);
+  for (let index = 1; index < values.length; index++) {
+    if (compare(values[index - 1], values[index]) * direction > 0)
+      fail(
+        `${how}: ${JSON.stringify(values)} is not in ${direction > 0 ? 'ascending' : 'descending'} order.`,
+      );
+  }
+}
+
+export const sorts: Check<{ field: string; values: Json[] | null }> = {
+  skip: needsCreate,
+  async run(suite, plan, { field, values }) {
+    // Created out of order, so the order of creation is not the sorted one.
+    const overrides = values ? [1, 0, 2].map((index) => ({ [field]: values[index]! })) : [];
+    const { path, items } = await populated(suite, plan, 3, overrides);
+    expectOrder(
+      await listAll(suite, plan, path, { sort: field }, items),
+      items,
+      field,
+      1,
+      `sort=${field}`,
+    );
+    expectOrder(
+      await listAll(suite, plan, path, { sort: `-${field}` }, items),
+      items,
+      field,
+      -1,
+      `sort=-${field}`,
+    );
+    if (plan.query.includes('order'))
+      expectOrder(
+        await listAll(suite, plan, path, { sort: field, order: 'desc' }, items),
+        items,
+        field,
+        -1,
+        `sort=${field}&order=desc`,
+      );
+  },
+};
+
+export const selectsFields: Check<{ field: string }> = {
+  skip: (suite, plan) => (isOnItem(plan) ? needsItem(suite, plan) : needsListed(1)(suite, plan)),
+  async run(suite, plan, { field }) {
+    const { path } = isOnItem(plan)
+      ? await subjectOf(suite, plan)
+      : await populated(suite, plan, 1);
+    const full = await suite.request(plan, { path });
+    const sparse = await suite.request(plan, { path, query: { fields: field } });
+    expectSuccess(full, plan);
+    expectSuccess(sparse, plan, { sparse: true });
+    const shown = (answer: Answer) =>
+      ([] as unknown[]).concat(answer.body.data).map((data) => flatten(resourceOf(plan), data));
+    const before = shown(full)[0];
+    const after = shown(sparse).find((candidate) => candidate.id === before?.id);
+    if (!before || !after) fail(`fields=${field}: the item is missing from the answer.`);
+    const extra = Object.keys(after).filter((name) => name !== 'id' && name !== field);
+    if (extra.length > 0) fail(`fields=${field} still returns ${extra.join(', ')}.`);
+    if (field in before && JSON.stringify(after[field]) !== JSON.stringify(before[field]))
+      fail(`fields=${field} changed its value.`);
+  },
+};
+
+export const filters: Check<{ field: string; values: Json[] }> = {
+  skip: needsCreate,
+  async run(suite, plan, { field, values }) {
+    const { path, items } = await populated(
+      suite,
+      plan,
+      2,
+      values.map((value) => ({ [field]: value })),
+    );
+    const listed = await listAll(suite, plan, path, { [field]: String(values[0]) }, items);
+    const other = listed.find((candidate) => String(candidate[field]) !== String(values[0]));
+    if (other)
+      fail(
+        `${field}=${values[0]} returned an item whose ${field} is ${JSON.stringify(other[field])}.`,
+      );
+    if (!idsOf(listed).includes(items[0]!.id))
+      fail(`${field}=${values[0]} left out an item that matches.`);
+  },
+};
+
+export const filtersByCreationDate: Check = {
+  skip: needsCreate,
+  async run(suite, plan) {
+    const { path, items } = await populated(suite, plan, 1);
+    const item = items[0]!;
+    const created = Date.parse(String(item.fields[resourceOf(plan).createdField!]));
+    if (Number.isNaN(created))
+      fail(`The item has no creation date: ${JSON.stringify(item.fields)}`);
+    // Dates two days off: whether a bound includes its own day is the service's choice.
+    const cases: [Record<string, string>, boolean][] = [
+      [{ created_after: dayOf(created, -2) }, true],
+      [{ created_after: dayOf(created, 2) }, false],
+      [{ created_before: dayOf(created, 2) }, true],
+      [{ created_before: dayOf(created, -2) }, false],
+    ];
+    for (const [query, included] of cases) {
+      const found = idsOf(await listAll(suite, plan, path, query)).includes(item.id);
+      if (found !== included)
+        fail(
+          `${Object.entries(query)[0]!.join('=')} ${included ? 'left out' : 'returned'} an item created at ${new Date(created).toISOString()}.`,
+        );
+    }
+  },
+};
+
+let markers = 0;
+
+export const searches: Check<{ field: string }> = {
+  skip: needsCreate,
+  async run(suite, plan, { field }) {
+    const marker = `zq${Date.now().toString(36)}${(markers++).toString(36)}`;
+    const { path, items } = await populated(suite, plan, 2, [{ [field]: marker }]);
+    const listed = idsOf(await listAll(suite, plan, path, { search: marker }, items));
+    if (!listed.includes(items[0]!.id))
+      fail(`search=${marker} did not find the item whose ${field} is ${marker}.`);
+    if (listed.includes(items[1]!.id)) fail(`search=${marker} also returned an item without it.`);
+  },
+};
+
+// ── caching ─────────────────────────────────────────────────────────────────
+
+async function etagOf(suite: Suite, plan: OperationPlan, path: Path): Promise<string> {
+  const answer = await suite.request(plan, { path });
+  expectSuccess(answer, plan);
+  const etag = answer.headers.get('etag');
+  if (!etag) fail(`${plan.method} ${plan.path}: no ETag.`);
+  return etag;
+}
+
+export const revalidates: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = isOnItem(plan)
+      ? await subjectOf(suite, plan)
+      : await populated(suite, plan, 1);
+    const etag = await etagOf(suite, plan, path);
+    if (etag.startsWith('W/'))
+      fail(`The ETag ${etag} is weak; the conventions ask for a strong one.`);
+    const answer = await suite.request(plan, { path, headers: { 'if-none-match': etag } });
+    expectStatus(answer, 304, `If-None-Match: ${etag}`);
+    if (answer.text !== '') fail(`304 with a body: ${answer.text.slice(0, 200)}`);
+  },
+};
+
+export const changesETag: Check<{ operationId: string; body: JsonObject }> = {
+  skip: needsCreate,
+  async run(suite, plan, change) {
+    const item = await suite.create(plan.resource!);
+    const etag = await etagOf(suite, plan, item.path);
+    const write = operation(change.operationId);
+    const body =
+      write.kind === 'replace'
+        ? { ...(write.body?.sample as JsonObject), ...change.body }
+        : change.body;
+    expectSuccess(await suite.request(write, { path: item.path, body }), write);
+    const answer = await suite.request(plan, {
+      path: item.path,
+      headers: { 'if-none-match': etag },
+    });
+    expectSuccess(answer, plan);
+    if (answer.headers.get('etag') === etag) fail('The changed resource kept its ETag.');
+  },
+};

@@ -1,0 +1,503 @@
+/**
+ * The conformance suite's harness, the same for every API: where the service
+ * runs, how to call it with which credential, the test data it creates (and
+ * deletes afterwards), and `check()`, which turns a check into a jest test or
+ * a skipped one that says why.
+ *
+ * Environment:
+ *   BASE_URL            the service to test, base path included (http://127.0.0.1:3000/api/v1);
+ *                       unset: the generated service is started in-process on a loopback port
+ *   API_TOKEN           a Bearer credential with every scope
+ *   API_TOKEN_LIMITED   a valid Bearer credential with no scopes (for the 403 checks)
+ *   API_KEY             an API key with every scope (for the API key checks)
+ *   API_KEY_LIMITED     a valid API key with no scopes (403 checks of operations that take only API keys)
+ *   CONFORMANCE_SKIP_RATE_LIMIT=1   skips the checks that spend the rate-limit window
+ */
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, test } from '@jest/globals';
+
+import type {
+  ApiPlan,
+  Json,
+  JsonObject,
+  OperationPlan as PlannedOperation,
+  ResourcePlan,
+} from './plan.js';
+
+export type { Json, JsonObject, ResourcePlan };
+
+/** An operation of the plan, with its id. */
+export type OperationPlan = PlannedOperation & { operationId: string };
+
+/** What the suite knows of the API, from the merged spec. */
+export const API = JSON.parse(
+  readFileSync(new URL('./api.json', import.meta.url), 'utf8'),
+) as ApiPlan;
+
+export function operation(operationId: string): OperationPlan {
+  const plan = API.operations[operationId];
+  if (!plan)
+    throw new Error(`The suite knows no operation ${operationId}: regenerate it from the spec.`);
+  return { operationId, ...plan };
+}
+
+export function resourceOf(plan: OperationPlan): ResourcePlan {
+  const resource = plan.resource === undefined ? undefined : API.resources[plan.resource];
+  if (!resource) throw new Error(`${plan.operationId} acts on no resource the suite knows.`);
+  return resource;
+}
+
+/** Which credential a request carries: one with every scope, one with none, a made-up one, or none. */
+export type Auth =
+  'full' | 'limited' | 'invalid' | 'none' | 'apiKey' | 'limitedApiKey' | 'invalidApiKey';
+
+export interface Credentials {
+  token?: string;
+  limitedToken?: string;
+  apiKey?: string;
+  limitedApiKey?: string;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body; undefined when empty or not JSON. */
+  body: any;
+}
+
+export interface RequestOptions {
+  path?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+  /** Sent as is, instead of `body` as JSON. */
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  auth?: Auth;
+  /** The base URL to use instead of the service's (versioning checks). */
+  baseUrl?: string;
+  /** Answer a 429 as it comes instead of waiting for the window (rate-limit checks). */
+  acceptRateLimited?: boolean;
+}
+
+/** An item the suite created (or found): its id, the path parameters that address it, its fields. */
+export interface Item {
+  resource: string;
+  id: string | number;
+  path: Record<string, string | number>;
+  /** Its fields, flat: `attributes` merged in for the typed shape. */
+  fields: JsonObject;
+}
+
+export interface Check<A = undefined> {
+  run(suite: Suite, plan: OperationPlan, argument: A): Promise<void>;
+  /** Why it cannot run here, if it cannot. */
+  skip?(suite: Suite, plan: OperationPlan, argument: A): string | undefined;
+}
+
+export interface Suite {
+  baseUrl: string;
+  inProcess: boolean;
+  credentials: Credentials;
+  request(plan: OperationPlan, options?: RequestOptions): Promise<Answer>;
+  send(method: string, path: string, options?: RequestOptions): Promise<Answer>;
+  /** A new item of the resource, in `scope` (its parents' path parameters) or under a new parent item. */
+  create(
+    resource: string,
+    overrides?: JsonObject,
+    scope?: Record<string, string | number>,
+  ): Promise<Item>;
+  /** The resource's sample body, its plain strings made unique to this call. */
+  sampleBody(resource: string): JsonObject;
+  /** An item created some other way (a check's own POST), to delete afterwards. */
+  track(item: Item): void;
+  /** The path parameters of a new parent item: a collection of the resource that starts empty. */
+  scopeFor(resource: string): Promise<Record<string, string | number>>;
+  /** Why an item of the resource cannot be had (created or found), if it cannot. */
+  unavailable(resource: string): string | undefined;
+  /** Resources the API cannot create, with (up to three) items found in them when the suite started. */
+  found: Record<string, Item[]>;
+  /** X-RateLimit-Limit as the probe (see ConnectOptions) saw it. */
+  rateLimit?: number;
+  check<A>(name: string, definition: Check<A>, operationId: string, argument?: A): void;
+}
+
+export interface ConnectOptions {
+  /** In-process only: the service's rate limit (by default high enough for the whole suite). */
+  rateLimit?: { limit: number; windowSeconds: number };
+  /** An operation to call once at the start, to learn the service's rate limit (`suite.rateLimit`). */
+  probe?: string;
+}
+
+const STARTED = {
+  token: 'conformance-token',
+  limitedToken: 'conformance-limited',
+  apiKey: 'conformance-key',
+  limitedApiKey: 'conformance-limited-key',
+};
+
+/** Connects to BASE_URL, or starts the generated service in-process; everything is undone after the file's tests. */
+export async function connect(options: ConnectOptions = {}): Promise<Suite> {
+  const target = process.env.BASE_URL ? external(process.env.BASE_URL) : await inProcess(options);
+  const suite = new HttpSuite(target.baseUrl, target.server !== undefined, target.credentials);
+  await suite.discover();
+  if (options.probe) {
+    const limit = (await suite.request(operation(options.probe))).headers.get('x-ratelimit-limit');
+    if (limit !== null && /^\d+$/.test(limit)) suite.rateLimit = Number(limit);
+  }
+  afterAll(async () => {
+    await suite.cleanup();
+    if (target.server) await closeServer(target.server);
+  });
+  return suite;
+}
+
+interface Target {
+  baseUrl: string;
+  credentials: Credentials;
+  server?: Server;
+}
+
+/** The credentials the environment gives. */
+const INPUTS = {
+  token: 'API_TOKEN',
+  limitedToken: 'API_TOKEN_LIMITED',
+  apiKey: 'API_KEY',
+  limitedApiKey: 'API_KEY_LIMITED',
+} as const;
+
+function credentialsFromEnv(): Credentials {
+  return Object.fromEntries(
+    Object.entries(INPUTS).flatMap(([key, name]) =>
+      process.env[name] ? [[key, process.env[name]]] : [],
+    ),
+  ) as Credentials;
+}
+
+function external(baseUrl: string): Target {
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), credentials: credentialsFromEnv() };
+}
+
+/**
+ * The service's modules, from this folder. Named by variables, so the suite
+ * also type-checks where it is written (specforge's src/runtime), with no
+ * service beside it.
+ */
+const SERVICE_AUTH = '../../src/auth.js';
+const SERVICE_APP = '../../src/generated/app.js';
+
+/** What the suite needs of the generated `createApp`. */
+type CreateApp = (options: {
+  authenticate: unknown;
+  cursorSecret: string;
+  rateLimit: { limit: number; windowSeconds: number };
+}) => { listen(port: number, host: string): Server };
+
+/**
+ * The generated service with its own `src/auth.ts`. Unless API_TOKEN says
+ * otherwise, the default auth is given credentials of the suite's own.
+ */
+async function inProcess(options: ConnectOptions): Promise<Target> {
+  const credentials: Credentials = process.env.API_TOKEN ? credentialsFromEnv() : STARTED;
+  if (!process.env.API_TOKEN) {
+    process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limitedToken}`;
+    process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')},${STARTED.limitedApiKey}`;
+  }
+  const { authenticate } = (await import(SERVICE_AUTH)) as { authenticate: unknown };
+  const { createApp } = (await import(SERVICE_APP)) as { createApp: CreateApp };
+  const app = createApp({
+    authenticate,
+    cursorSecret: 'conformance',
+    rateLimit: options.rateLimit ?? { limit: 1_000_000, windowSeconds: 60 },
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  // jest runs no afterAll in a file whose tests are all skipped: the server must not keep the run alive.
+  server.unref();
+  const { port } = server.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}${API.basePath}`, credentials, server };
+}
+
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeAllConnections();
+  await closed;
+}
+
+/** Longest wait for a rate-limit window, when the service under test spends it. */
+const MAX_RATE_LIMIT_WAIT_S = 65;
+
+class HttpSuite implements Suite {
+  found: Record<string, Item[]> = {};
+  rateLimit?: number;
+  private readonly created: { item: Item; remove: OperationPlan }[] = [];
+  private creates = 0;
+
+  constructor(
+    readonly baseUrl: string,
+    readonly inProcess: boolean,
+    readonly credentials: Credentials,
+  ) {}
+
+  check<A>(name: string, definition: Check<A>, operationId: string, argument?: A): void {
+    const plan = operation(operationId);
+    const reason = definition.skip?.(this, plan, argument as A) ?? credentialMissing(this, plan);
+    if (reason) test.skip(`${name} (skipped: ${reason})`, () => {});
+    else test(name, () => definition.run(this, plan, argument as A));
+  }
+
+  request(plan: OperationPlan, options: RequestOptions = {}): Promise<Answer> {
+    return this.send(plan.method, fillPath(plan.path, options.path ?? {}), {
+      ...options,
+      auth: options.auth ?? authFor(this, plan),
+    });
+  }
+
+  async send(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
+    const url = new URL(`${options.baseUrl ?? this.baseUrl}${path}`);
+    for (const [name, value] of Object.entries(options.query ?? {}))
+      url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.authHeaders(options.auth ?? 'none'),
+      ...options.headers,
+    };
+    let body: string | undefined = options.rawBody;
+    if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    for (;;) {
+      const response = await fetch(url, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      });
+      const text = await response.text();
+      const wait = Number(response.headers.get('retry-after'));
+      // A real service's limit would otherwise fail whichever check comes after the window is spent.
+      if (
+        response.status === 429 &&
+        !options.acceptRateLimited &&
+        wait > 0 &&
+        wait <= MAX_RATE_LIMIT_WAIT_S
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        continue;
+      }
+      return { status: response.status, headers: response.headers, text, body: parseJson(text) };
+    }
+  }
+
+  async create(
+    resource: string,
+    overrides: JsonObject = {},
+    scope?: Record<string, string | number>,
+  ): Promise<Item> {
+    const plan = API.resources[resource]!;
+    const create = operation(plan.operations.create!);
+    const path = scope ?? (await this.scopeFor(resource));
+    const body = { ...this.sampleBody(resource), ...overrides };
+    const answer = await this.request(create, { path, body });
+    if (answer.status !== create.status)
+      throw new Error(
+        `Could not create test data: ${create.method} ${create.path} answered ${excerpt(answer)}`,
+      );
+    const item = itemOf(resource, answer.body?.data, path);
+    this.track(item);
+    return item;
+  }
+
+  sampleBody(resource: string): JsonObject {
+    const plan = API.resources[resource]!;
+    return { ...(plan.sample as JsonObject), ...varied(plan, ++this.creates) };
+  }
+
+  track(item: Item): void {
+    const remove = API.resources[item.resource]!.operations.delete;
+    if (remove) this.created.push({ item, remove: operation(remove) });
+  }
+
+  async scopeFor(resource: string): Promise<Record<string, string | number>> {
+    const plan = API.resources[resource]!;
+    if (!plan.parent) return plan.scope ?? {};
+    const parentPlan = API.resources[plan.parent]!;
+    const parent = parentPlan.operations.create
+      ? await this.create(plan.parent)
+      : this.found[plan.parent]?.[0];
+    if (!parent)
+      throw new Error(
+        `No ${plan.parent} item to put ${resource} under: ${this.unavailable(plan.parent)}.`,
+      );
+    return scopeUnder(parent, plan);
+  }
+
+  unavailable(resource: string): string | undefined {
+    const plan = API.resources[resource]!;
+    if (plan.scope && !this.inProcess)
+      return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
+    if (plan.operations.create && plan.sample !== undefined) {
+      const missing = credentialMissing(this, operation(plan.operations.create));
+      if (missing) return `creating ${resource} items needs a credential: ${missing}`;
+      return plan.parent ? this.unavailable(plan.parent) : undefined;
+    }
+    if (this.found[resource]?.length) return undefined;
+    if (plan.operations.create)
+      return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
+    return `the API cannot create ${resource} items and the service has none`;
+  }
+
+  /** An item of each resource the API cannot create, so reads of it can be tried. */
+  async discover(): Promise<void> {
+    for (const [name, resource] of Object.entries(API.resources)) {
+      if (resource.operations.create || !resource.operations.list || !resource.idParam) continue;
+      const list = operation(resource.operations.list);
+      if (resource.parent) continue; // under an item of another resource: none to list under yet
+      const scope = resource.scope ?? {};
+      const answer = await this.request(list, { path: scope, query: { limit: 3 } });
+      const data: unknown[] =
+        answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
+      this.found[name] = data.map((item) => itemOf(name, item, scope));
+    }
+  }
+
+  /** Deletes what the suite created, children before their parents; says what it could not. */
+  async cleanup(): Promise<void> {
+    const left: string[] = [];
+    for (const { item, remove } of this.created.reverse()) {
+      const answer = await this.request(remove, { path: item.path }).catch(() => undefined);
+      // 404: already gone (a check deleted it, or its parent took it along).
+      if (!answer || (answer.status >= 300 && answer.status !== 404))
+        left.push(`${item.resource} ${item.id}${answer ? ` (${answer.status})` : ''}`);
+    }
+    if (left.length > 0)
+      console.warn(`The conformance suite could not delete what it created: ${left.join(', ')}`);
+  }
+
+  private authHeaders(auth: Auth): Record<string, string> {
+    const { token, limitedToken, apiKey, limitedApiKey } = this.credentials;
+    switch (auth) {
+      case 'full':
+        return token
+          ? { authorization: `Bearer ${token}` }
+          : apiKey
+            ? { [API.apiKeyHeader.toLowerCase()]: apiKey }
+            : {};
+      case 'limited':
+        return limitedToken ? { authorization: `Bearer ${limitedToken}` } : {};
+      case 'invalid':
+        return { authorization: 'Bearer not-a-valid-token-0000' };
+      case 'apiKey':
+        return apiKey ? { [API.apiKeyHeader.toLowerCase()]: apiKey } : {};
+      case 'limitedApiKey':
+        return limitedApiKey ? { [API.apiKeyHeader.toLowerCase()]: limitedApiKey } : {};
+      case 'invalidApiKey':
+        return { [API.apiKeyHeader.toLowerCase()]: 'not-a-valid-key-0000' };
+      case 'none':
+        return {};
+    }
+  }
+}
+
+/** The credential an operation is called with: the Bearer token where it takes one, else the API key. */
+function authFor(suite: Suite, plan: OperationPlan): Auth {
+  if (plan.security.public) return 'none';
+  if (plan.security.schemes.includes('bearer') && suite.credentials.token) return 'full';
+  if (plan.security.schemes.includes('apiKey') && suite.credentials.apiKey) return 'apiKey';
+  return 'full';
+}
+
+export function credentialMissing(suite: Suite, plan: OperationPlan): string | undefined {
+  if (plan.security.public) return undefined;
+  const { token, apiKey } = suite.credentials;
+  if (plan.security.schemes.includes('bearer') && token) return undefined;
+  if (plan.security.schemes.includes('apiKey') && apiKey) return undefined;
+  if (plan.security.schemes.length === 0)
+    return 'it takes no credential the suite can send (only Bearer and API key headers)';
+  return `set ${plan.security.schemes.map((scheme) => (scheme === 'bearer' ? 'API_TOKEN' : 'API_KEY')).join(' or ')}`;
+}
+
+/**
+ * A child's parent parameters from its parent item's path: by position, as
+ * the child's path may name them differently (`/owners/{id}` and
+ * `/owners/{owner_id}/pets`).
+ */
+function scopeUnder(parent: Item, child: ResourcePlan): Record<string, string | number> {
+  const parentPlan = API.resources[parent.resource]!;
+  const values = [
+    ...parentPlan.parentParams,
+    ...(parentPlan.idParam ? [parentPlan.idParam] : []),
+  ].map((name) => parent.path[name]!);
+  return Object.fromEntries(child.parentParams.map((name, index) => [name, values[index]!]));
+}
+
+/** The plain string fields of a body, made unique to this create: a unique constraint must not refuse test data. */
+function varied(plan: ResourcePlan, count: number): JsonObject {
+  const suffix = `-${RUN}${count.toString(36)}`;
+  return Object.fromEntries(
+    (plan.variable ?? []).flatMap(({ name, maxLength }) => {
+      const value = (plan.sample as JsonObject)[name];
+      return typeof value === 'string' && suffix.length < maxLength
+        ? [[name, `${value.slice(0, maxLength - suffix.length)}${suffix}`]]
+        : [];
+    }),
+  );
+}
+
+/** Tells this run's data apart from another's. */
+const RUN = Date.now().toString(36).slice(-5);
+
+export function fillPath(path: string, values: Record<string, string | number>): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`No value for the path parameter ${name} of ${path}.`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** An item as `data` carries it, with the path parameters that address it. */
+export function itemOf(
+  resource: string,
+  data: unknown,
+  scope: Record<string, string | number>,
+): Item {
+  const plan = API.resources[resource]!;
+  const fields = flatten(plan, data);
+  const id = fields.id;
+  if (typeof id !== 'string' && typeof id !== 'number')
+    throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
+  return {
+    resource,
+    id,
+    path: { ...scope, ...(plan.idParam ? { [plan.idParam]: id } : {}) },
+    fields,
+  };
+}
+
+/** The fields of an item: `attributes` merged in for the typed shape. */
+export function flatten(plan: ResourcePlan, data: unknown): JsonObject {
+  if (typeof data !== 'object' || data === null) return {};
+  const item = data as JsonObject;
+  if (plan.shape !== 'typed') return item;
+  const attributes =
+    typeof item.attributes === 'object' && item.attributes !== null
+      ? (item.attributes as JsonObject)
+      : {};
+  return { ...attributes, id: item.id ?? null };
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An answer in a failure message: its status and the start of its body. */
+export function excerpt(answer: Answer): string {
+  return `${answer.status} ${answer.text.length > 400 ? `${answer.text.slice(0, 400)}…` : answer.text}`;
+}

@@ -1,0 +1,112 @@
+/**
+ * What the service writes to its log, and what it never writes: credentials.
+ * Errors are logged as text (name, message, code, stack and causes), never
+ * as whole objects, whose properties may carry a request's headers; the
+ * text itself passes through `redact`, which blanks what follows a
+ * credential's header name or auth scheme. Every entry names the request it
+ * belongs to, when there is one: the request id follows the request's
+ * asynchronous work (`requestScope`), so even an error nobody awaited is told.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Headers whose values are credentials, whatever the spec adds (lower case). */
+const CREDENTIAL_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+];
+const REDACTED = '[redacted]';
+/** Causes are followed this far: a chain is for reading, not for looping on. */
+const MAX_CAUSES = 5;
+
+export interface Redaction {
+  /** Lower-case header names whose values are never logged. */
+  headers: ReadonlySet<string>;
+  pattern: RegExp;
+}
+
+/** The credential headers, the spec's API key headers and LOG_REDACT_HEADERS (comma-separated). */
+export function redactionOf(
+  extraHeaders: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Redaction {
+  const configured = (env.LOG_REDACT_HEADERS ?? '').split(',');
+  const headers = new Set(
+    [...CREDENTIAL_HEADERS, ...extraHeaders, ...configured]
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  const names = [...headers].map((name) => name.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')).join('|');
+  // `name: value`, `"name": "value"`, `name=value`; and `Bearer <token>` / `Basic <credentials>` wherever they appear.
+  const pattern = new RegExp(
+    `((?:${names})["']?\\s*[:=]\\s*["']?)[^"'\\r\\n,;}]+|(\\b(?:Bearer|Basic)\\s+)[\\w.~+/=-]+`,
+    'gi',
+  );
+  return { headers, pattern };
+}
+
+export function redact(text: string, redaction: Redaction): string {
+  return text.replace(
+    redaction.pattern,
+    (_match, named?: string, scheme?: string) => `${named ?? scheme ?? ''}${REDACTED}`,
+  );
+}
+
+/** Headers fit for a log: credential values replaced. */
+export function redactHeaders(
+  headers: Readonly<Record<string, unknown>>,
+  redaction: Redaction,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      redaction.headers.has(name.toLowerCase()) ? REDACTED : value,
+    ]),
+  );
+}
+
+/** An error as log text: its stack (or name and message), its `code`, its causes; none of its other properties. */
+export function describeError(error: unknown, redaction: Redaction): string {
+  const lines: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth <= MAX_CAUSES; depth++) {
+    lines.push(`${depth > 0 ? 'Caused by: ' : ''}${oneError(current)}`);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return redact(lines.join('\n'), redaction);
+}
+
+function oneError(error: unknown): string {
+  if (!(error instanceof Error)) return `${typeof error} thrown: ${String(error).slice(0, 500)}`;
+  const code = (error as { code?: unknown }).code;
+  const head = error.stack ?? `${error.name}: ${error.message}`;
+  return typeof code === 'string' || typeof code === 'number' ? `${head}\n  code: ${code}` : head;
+}
+
+/** Which request the running code serves: set around every request by the request conventions. */
+export const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+
+export function currentRequestId(): string | undefined {
+  return requestScope.getStore()?.requestId;
+}
+
+export type ErrorLogger = (entry: {
+  requestId: string;
+  method: string;
+  path: string;
+  error: unknown;
+}) => void;
+
+/** Writes a request's unexpected error to stderr, as text, without credentials. */
+export function errorLoggerFor(redaction: Redaction): ErrorLogger {
+  return ({ requestId, method, path, error }) => {
+    console.error(
+      `[${requestId}] ${method} ${redact(path, redaction)} failed: ${describeError(error, redaction)}`,
+    );
+  };
+}
+
+/** The default logger: the standard credential headers and LOG_REDACT_HEADERS. */
+export const logToStderr: ErrorLogger = (entry) => errorLoggerFor(redactionOf())(entry);

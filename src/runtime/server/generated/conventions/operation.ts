@@ -1,0 +1,285 @@
+/**
+ * One operation, end to end: authorize, read and validate the request, call
+ * the handler, and answer in the conventions' shape — the success envelope,
+ * paging, sparse fieldsets, included relations and conditional GETs.
+ */
+import type { Context, ParameterizedContext } from 'koa';
+import {
+  authorize,
+  type Caller,
+  type Principal,
+  type Realm,
+  type SecurityRequirement,
+} from './auth.js';
+import { NO_BODY, readJsonBody, type BodyBounds, type BodyRule } from './body.js';
+import { entityTag, latest, notModified } from './caching.js';
+import { errors } from './errors.js';
+import {
+  listQueryOf,
+  paginationOf,
+  type CursorPage,
+  type ListQuery,
+  type OffsetPage,
+  type PagingRule,
+} from './paging.js';
+import { embed, fieldOf, namesIn, sparse, type ResourceShape } from './representation.js';
+import type { ServiceState } from './state.js';
+import { problemsOf, type Validator } from './validation.js';
+
+export type Awaitable<T> = T | Promise<T>;
+
+/** What a handler receives: parameters and body validated, coerced to their types, defaults filled in. */
+export interface OperationRequest<Path = NoParameters, Query = NoParameters, Body = undefined> {
+  path: Path;
+  query: Query;
+  body: Body;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  principal: Principal | undefined;
+  requestId: string;
+}
+
+/** A list operation's request, with the list parameters parsed. */
+export interface ListRequest<Path = NoParameters, Query = NoParameters> extends OperationRequest<
+  Path,
+  Query
+> {
+  list: ListQuery;
+}
+
+export type NoParameters = Record<string, never>;
+
+export type OperationKind = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete' | 'other';
+
+/** A related resource `include` can embed: read through that resource's own operation. */
+export interface Relation {
+  name: string;
+  operationId: string;
+  /** For a child collection: the path parameter that takes the including item's id. */
+  itemParam?: string;
+}
+
+/** An operation as the route table describes it. */
+export interface OperationRoute<Handlers> {
+  operationId: string;
+  method: string;
+  path: string;
+  kind: OperationKind;
+  /** The first 2xx status the spec declares. */
+  status: number;
+  /** The success response carries the envelope (false: an empty body). */
+  hasData: boolean;
+  security: SecurityRequirement;
+  parameters: Validator;
+  body?: BodyRule & { validate: Validator };
+  paging?: PagingRule;
+  shape: ResourceShape;
+  /** Names `fields` may list. */
+  fields: readonly string[];
+  includes: Relation[];
+  updatedField?: string;
+  cacheControl: string;
+  /** Calls the handler that implements it (the request was validated against this operation's schemas). */
+  invoke(
+    handlers: Handlers,
+    request: OperationRequest<unknown, unknown, unknown>,
+  ): Awaitable<unknown>;
+}
+
+export interface OperationContext<Handlers> {
+  handlers: Handlers;
+  /** Every operation by id, to read included relations. */
+  routes: ReadonlyMap<string, OperationRoute<Handlers>>;
+  cursorSecret: string;
+  validationStatus: number;
+  /** What a 401 challenges the client with. */
+  realm: Realm;
+  bodyBounds: BodyBounds;
+}
+
+type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unknown>, unknown> & {
+  list?: ListQuery;
+};
+
+/** Answers a request routed to the operation, given its path parameters. */
+export type OperationHandler = (ctx: ServiceContext, path: Record<string, string>) => Promise<void>;
+
+type ServiceContext = ParameterizedContext<ServiceState>;
+
+export function operation<Handlers>(
+  route: OperationRoute<Handlers>,
+  context: OperationContext<Handlers>,
+): OperationHandler {
+  const relations = route.includes.map((relation) => relation.name);
+  return async (ctx, path) => {
+    authorize(route.security, ctx.state, context.realm);
+    const request = await requestOf(ctx, path, route, context);
+    // Checked before the handler runs: a request that names an unknown field changes nothing.
+    const representation = {
+      fields: namesIn(request.query.fields, route.fields, 'fields', context.validationStatus),
+      include: namesIn(request.query.include, relations, 'include', context.validationStatus),
+    };
+    const result = await route.invoke(context.handlers, request);
+    await answer(ctx, { route, context, request, result, ...representation });
+  };
+}
+
+async function requestOf<Handlers>(
+  ctx: ServiceContext,
+  path: Record<string, string>,
+  route: OperationRoute<Handlers>,
+  context: OperationContext<Handlers>,
+): Promise<AnyRequest> {
+  const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
+  const parameters = {
+    path: path as Record<string, unknown>,
+    query: { ...ctx.query } as Record<string, unknown>,
+    headers: { ...ctx.headers },
+  };
+  const details = problemsOf(route.parameters, parameters);
+  if (route.body) {
+    if (body !== NO_BODY) details.push(...problemsOf(route.body.validate, body, 'body'));
+    else if (route.body.required)
+      details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
+  }
+  if (details.length > 0) throw errors.validation(details, context.validationStatus);
+  const request: AnyRequest = {
+    path: parameters.path,
+    query: parameters.query,
+    body: body === NO_BODY ? undefined : body,
+    headers: ctx.headers,
+    principal: ctx.state.principal,
+    requestId: ctx.state.requestId,
+  };
+  if (route.paging)
+    request.list = listQueryOf(route.paging, parameters.query, cursorKey(context, route, path));
+  return request;
+}
+
+/** Cursors are signed for one list: this operation under these path parameters. */
+function cursorKey<Handlers>(
+  context: OperationContext<Handlers>,
+  route: OperationRoute<Handlers>,
+  path: Record<string, unknown>,
+): string {
+  return `${context.cursorSecret}\n${route.operationId}\n${JSON.stringify(path)}`;
+}
+
+interface Answer<Handlers> {
+  route: OperationRoute<Handlers>;
+  context: OperationContext<Handlers>;
+  request: AnyRequest;
+  result: unknown;
+  fields: string[];
+  include: string[];
+}
+
+async function answer<Handlers>(
+  ctx: ServiceContext,
+  { route, context, request, result, fields, include }: Answer<Handlers>,
+): Promise<void> {
+  if (!route.hasData) {
+    if (result === false) throw errors.notFound();
+    ctx.status = route.status;
+    ctx.body = null;
+    return;
+  }
+  if (result === undefined) throw errors.notFound();
+  const items = route.paging
+    ? (result as CursorPage<unknown> | OffsetPage<unknown>).items
+    : [result];
+  let shown = items.map((item) => sparse(item, fields, route.shape));
+  if (include.length > 0) {
+    const related = await Promise.all(
+      items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),
+    );
+    shown = shown.map((item, index) => embed(item, related[index]!, route.shape));
+  }
+  const data = route.paging ? shown : shown[0];
+  const pagination = route.paging
+    ? paginationOf(
+        route.paging,
+        request.list!,
+        result as CursorPage<unknown> | OffsetPage<unknown>,
+        cursorKey(context, route, request.path),
+      )
+    : undefined;
+  // Serialized once: the same text makes the ETag and the body.
+  const serialized = {
+    data: JSON.stringify(data),
+    pagination: pagination === undefined ? undefined : JSON.stringify(pagination),
+  };
+  if (
+    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+    conditional(ctx, route, serialized, result)
+  )
+    return;
+  ctx.status = route.status;
+  ctx.type = 'application/json';
+  ctx.body = envelope(serialized.data, serialized.pagination);
+}
+
+/** The success envelope, from its serialized parts. */
+function envelope(data: string, pagination: string | undefined): string {
+  const meta = `{"timestamp":"${new Date().toISOString()}"}`;
+  return `{"data":${data},"meta":${meta}${pagination === undefined ? '' : `,"pagination":${pagination}`}}`;
+}
+
+/** Sets the caching headers; true when the answer is 304. */
+function conditional<Handlers>(
+  ctx: Context,
+  route: OperationRoute<Handlers>,
+  serialized: { data: string; pagination: string | undefined },
+  result: unknown,
+): boolean {
+  const items = route.paging ? (result as { items: unknown[] }).items : [result];
+  const lastModified = route.updatedField
+    ? latest(items.map((item) => fieldOf(item, route.updatedField!, route.shape)))
+    : undefined;
+  const tag = entityTag(
+    serialized.pagination === undefined
+      ? serialized.data
+      : `${serialized.data}\n${serialized.pagination}`,
+  );
+  if (
+    !notModified(ctx, {
+      tag,
+      cacheControl: route.cacheControl,
+      ...(lastModified ? { lastModified } : {}),
+    })
+  )
+    return false;
+  ctx.status = 304;
+  ctx.body = null;
+  return true;
+}
+
+/** The relations `include` names, each read through its own operation (a missing one is left out). */
+async function relatedOf<Handlers>(
+  item: unknown,
+  names: string[],
+  { route, context, request }: Pick<Answer<Handlers>, 'route' | 'context' | 'request'>,
+  caller: Caller,
+): Promise<Record<string, unknown>> {
+  const related: Record<string, unknown> = {};
+  for (const relation of route.includes.filter((candidate) => names.includes(candidate.name))) {
+    const target = context.routes.get(relation.operationId)!;
+    // Included data is read as its own operation would read it: with its permissions.
+    authorize(target.security, caller, context.realm);
+    const path = relation.itemParam
+      ? { ...request.path, [relation.itemParam]: (item as { id?: unknown }).id }
+      : request.path;
+    const list = target.paging
+      ? { list: { limit: target.paging.defaultLimit, sort: [], filters: {} } }
+      : {};
+    const value = await target.invoke(context.handlers, {
+      ...request,
+      path,
+      query: {},
+      body: undefined,
+      ...list,
+    });
+    if (value !== undefined)
+      related[relation.name] = target.paging ? (value as { items: unknown[] }).items : value;
+  }
+  return related;
+}

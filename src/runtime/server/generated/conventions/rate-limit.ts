@@ -1,0 +1,63 @@
+/**
+ * Rate limiting (conventions §8): a fixed window per credential, per client
+ * address when anonymous. The counters live behind `RateLimitStore`, so a
+ * service that runs on several instances can share them (Redis, a database).
+ */
+import type { ParameterizedContext } from 'koa';
+import { errors } from './errors.js';
+import type { ServiceState } from './state.js';
+
+export interface RateLimitWindow {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** When the window ends, in milliseconds since the epoch. */
+  resetAt: number;
+}
+
+export interface RateLimitStore {
+  /** Counts one request for `key` in its current window of `windowMs`. */
+  hit(key: string, windowMs: number): RateLimitWindow | Promise<RateLimitWindow>;
+}
+
+/** Counters in this process's memory; expired windows are swept as new ones open. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, RateLimitWindow>();
+  private nextSweep = 0;
+
+  hit(key: string, windowMs: number): RateLimitWindow {
+    const now = Date.now();
+    if (now >= this.nextSweep) this.sweep(now, windowMs);
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return window;
+  }
+
+  private sweep(now: number, windowMs: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    this.nextSweep = now + windowMs;
+  }
+}
+
+export interface RateLimitOptions {
+  limit: number;
+  windowSeconds: number;
+  store: RateLimitStore;
+}
+
+/** Counts the request against its caller's window and says so in headers; 429 once the window is spent. */
+export async function countRequest(
+  ctx: ParameterizedContext<ServiceState>,
+  { limit, windowSeconds, store }: RateLimitOptions,
+): Promise<void> {
+  const key = ctx.state.principal ? `principal:${ctx.state.principal.id}` : `address:${ctx.ip}`;
+  const window = await store.hit(key, windowSeconds * 1000);
+  ctx.set('X-RateLimit-Limit', String(limit));
+  ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
+  ctx.set('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));
+  if (window.count > limit)
+    throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
+}

@@ -1,0 +1,76 @@
+/**
+ * How a resource is shown (conventions §2): the flat or typed shape, sparse
+ * fieldsets (`fields`, `id` always kept) and embedded relations (`include`).
+ */
+import { errors } from './errors.js';
+
+export type ResourceShape = 'flat' | 'typed';
+
+type Fields = Record<string, unknown>;
+
+/** A typed resource object from a flat record: `{ id, type, attributes }`. */
+export function typed<Kind extends string, Attributes extends object>(
+  type: Kind,
+  record: { id: string | number } & Attributes,
+): { id: string; type: Kind; attributes: Omit<Attributes, 'id'> } {
+  const { id, ...attributes } = record;
+  return { id: String(id), type, attributes: attributes as Omit<Attributes, 'id'> };
+}
+
+/** Comma-separated names, each one known; unknown ones are a validation error of the parameter. */
+export function namesIn(
+  value: unknown,
+  known: readonly string[],
+  parameter: string,
+  status?: number,
+): string[] {
+  if (typeof value !== 'string' || value === '') return [];
+  const names = [...new Set(value.split(','))];
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    const message =
+      known.length > 0
+        ? `names unknown ${unknown.join(', ')}; known: ${known.join(', ')}`
+        : 'is not supported here';
+    throw errors.validation(
+      [{ field: `query.${parameter}`, message, code: 'INVALID_VALUE' }],
+      status,
+    );
+  }
+  return names;
+}
+
+/** Keeps only the named fields (and always `id`, and a typed resource's `type`). */
+export function sparse(
+  resource: unknown,
+  fields: readonly string[],
+  shape: ResourceShape,
+): unknown {
+  if (fields.length === 0 || typeof resource !== 'object' || resource === null) return resource;
+  const keep = (record: Fields) =>
+    Object.fromEntries(
+      Object.entries(record).filter(([name]) => name === 'id' || fields.includes(name)),
+    );
+  if (shape === 'flat') return keep(resource as Fields);
+  const { attributes, ...rest } = resource as Fields & { attributes?: Fields };
+  return { ...rest, attributes: keep(attributes ?? {}) };
+}
+
+/** Embeds related resources: under their name in a flat resource, under `relationships` in a typed one. */
+export function embed(
+  resource: unknown,
+  related: Record<string, unknown>,
+  shape: ResourceShape,
+): unknown {
+  if (Object.keys(related).length === 0 || typeof resource !== 'object' || resource === null)
+    return resource;
+  return shape === 'flat' ? { ...resource, ...related } : { ...resource, relationships: related };
+}
+
+/** A field of the resource, wherever its shape keeps it. */
+export function fieldOf(resource: unknown, field: string, shape: ResourceShape): unknown {
+  const record = (
+    shape === 'typed' ? (resource as { attributes?: Fields } | null)?.attributes : resource
+  ) as Fields | null | undefined;
+  return record?.[field];
+}

@@ -1,0 +1,25 @@
+/**
+ * Whatever a later step or a handler throws leaves as the error envelope
+ * with the request id. Unexpected errors are logged here (with the request
+ * id, never a credential: see logging.ts) and answered as a 500 that reveals
+ * nothing.
+ */
+import type { ParameterizedContext } from 'koa';
+import { asApiError } from './errors.js';
+import type { ErrorLogger } from './logging.js';
+import type { ServiceState } from './state.js';
+
+export { logToStderr, type ErrorLogger } from './logging.js';
+
+export function answerError(
+  ctx: ParameterizedContext<ServiceState>,
+  caught: unknown,
+  log: ErrorLogger,
+): void {
+  const error = asApiError(caught);
+  if (error.status >= 500)
+    log({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, error: caught });
+  ctx.status = error.status;
+  ctx.set(error.headers);
+  ctx.body = error.toEnvelope(ctx.state.requestId);
+}

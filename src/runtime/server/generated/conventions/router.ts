@@ -1,0 +1,158 @@
+/**
+ * Routing from the spec's paths, under the base path. The paths are compiled
+ * once into a tree of segments, so finding a route costs one step per path
+ * segment however many operations the API has (a list of regular expressions,
+ * as general-purpose routers keep, costs one test per route: 1,000 of them
+ * on a large API). A path the spec does not have is 404; one it has, with
+ * another method, is 405 with `Allow` — both in the error envelope.
+ */
+import type { Middleware } from 'koa';
+import { errors } from './errors.js';
+import {
+  operation,
+  type OperationContext,
+  type OperationHandler,
+  type OperationRoute,
+} from './operation.js';
+import type { ServiceState } from './state.js';
+
+interface Node<Target> {
+  /** Literal segments. */
+  literals: Map<string, Node<Target>>;
+  /** A `{param}` segment (each route names it as it likes: the names live with the route). */
+  param?: Node<Target>;
+  /** What the paths that end here lead to, by upper-case method. */
+  methods: Map<string, { target: Target; params: string[] }>;
+}
+
+const newNode = <Target,>(): Node<Target> => ({ literals: new Map(), methods: new Map() });
+
+/** A path's match: the route with its parameters, or the methods the path has when the one asked for is not. */
+export type RouteMatch<Target> =
+  { target: Target; params: Record<string, string> } | { allow: string[] };
+
+export interface RouteTree<Target> {
+  /** Route paths use `:name` for parameters (`/authors/:author_id`). */
+  add(path: string, method: string, target: Target): void;
+  /** Undefined when no route has the path; HEAD is answered by GET. */
+  match(path: string, method: string): RouteMatch<Target> | undefined;
+}
+
+export function routeTree<Target>(): RouteTree<Target> {
+  const root = newNode<Target>();
+  return {
+    add: (path, method, target) => add(root, path, method.toUpperCase(), target),
+    match(path, method) {
+      const found = find(root, segmentsOf(path), 0, []);
+      if (!found) return undefined;
+      const route =
+        found.node.methods.get(method) ??
+        (method === 'HEAD' ? found.node.methods.get('GET') : undefined);
+      if (!route) return { allow: allowed(found.node) };
+      const params: Record<string, string> = {};
+      route.params.forEach((name, index) => (params[name] = found.values[index]!));
+      return { target: route.target, params };
+    },
+  };
+}
+
+export interface RoutingOptions {
+  basePath: string;
+  /** The URL version served, when the version is a path segment: another `/v<N>` answers 406. */
+  version?: number;
+}
+
+export function routesFor<Handlers>(
+  routes: readonly OperationRoute<Handlers>[],
+  context: OperationContext<Handlers>,
+  options: RoutingOptions,
+): Middleware<ServiceState> {
+  const tree = routeTree<OperationHandler>();
+  for (const route of routes) tree.add(route.path, route.method, operation(route, context));
+  const unmatched = unmatchedBy(options);
+  return async (ctx) => {
+    const path = within(ctx.path, options.basePath);
+    const match = path === undefined ? undefined : tree.match(path, ctx.method);
+    if (!match) throw unmatched(ctx.path);
+    if ('allow' in match) throw errors.methodNotAllowed(match.allow);
+    await match.target(ctx, match.params);
+  };
+}
+
+/** The path below the base path, on a segment boundary (`/api/v1authors` is not under `/api/v1`). */
+export function within(path: string, basePath: string): string | undefined {
+  if (basePath === '' || path === basePath) return path.slice(basePath.length);
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
+}
+
+/** 404; or 406 for the path of another version (`/api/v2/…` where `/api/v1` is served). */
+function unmatchedBy({ basePath, version }: RoutingOptions): (path: string) => Error {
+  const escaped = basePath.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+  const otherVersion =
+    version === undefined
+      ? undefined
+      : new RegExp(`^${escaped.replace(`/v${version}`, '/v(\\d+)')}(/|$)`);
+  return (path) => {
+    const requested = otherVersion?.exec(path)?.[1];
+    if (requested !== undefined && requested !== String(version)) {
+      return errors.notAcceptable(
+        `Version ${requested} is not served; this service answers version ${version}.`,
+      );
+    }
+    return errors.notFound(`There is no resource at ${path}.`);
+  };
+}
+
+function add<Target>(root: Node<Target>, path: string, method: string, target: Target): void {
+  let node = root;
+  const params: string[] = [];
+  for (const segment of segmentsOf(path)) {
+    if (segment.startsWith(':')) {
+      params.push(segment.slice(1));
+      node = node.param ??= newNode<Target>();
+    } else {
+      let next = node.literals.get(segment);
+      if (!next) node.literals.set(segment, (next = newNode<Target>()));
+      node = next;
+    }
+  }
+  node.methods.set(method, { target, params });
+}
+
+/**
+ * Literal segments are tried before a parameter (OpenAPI §4.8.8.2: concrete
+ * paths first), and a parameter still matches where the literal leads nowhere.
+ */
+function find<Target>(
+  node: Node<Target>,
+  segments: string[],
+  index: number,
+  values: string[],
+): { node: Node<Target>; values: string[] } | undefined {
+  if (index === segments.length) return node.methods.size > 0 ? { node, values } : undefined;
+  const segment = segments[index]!;
+  const literal = node.literals.get(segment);
+  const viaLiteral = literal && find(literal, segments, index + 1, values);
+  if (viaLiteral) return viaLiteral;
+  return node.param && segment !== ''
+    ? find(node.param, segments, index + 1, [...values, decode(segment)])
+    : undefined;
+}
+
+function segmentsOf(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw errors.badRequest(`The path segment "${segment}" is not valid percent-encoding.`);
+  }
+}
+
+function allowed<Target>(node: Node<Target>): string[] {
+  const methods = [...node.methods.keys()];
+  return methods.includes('GET') ? ['HEAD', ...methods] : methods;
+}

@@ -1,0 +1,41 @@
+/** The cursor codec: a cursor is the position, signed for one walk of one list by the service's secret. */
+import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
+import { decodeCursor, encodeCursor } from '../../../src/runtime/server/generated/conventions/paging.js';
+
+const SECRET = 'secret';
+const WALK = 'books?sort=title';
+
+test('a cursor decodes to the position it was issued for', () => {
+  const position = ['Dune', 'a1b2', { published: 1965 }, null, true];
+  expect(decodeCursor(encodeCursor(position, WALK, SECRET), WALK, SECRET)).toEqual(position);
+});
+
+test('a cursor is URL-safe as it is', () => {
+  expect(encodeCursor('ünïcode/+=', WALK, SECRET)).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+});
+
+const refused = (cursor: string, walk = WALK, secret = SECRET) => {
+  try {
+    decodeCursor(cursor, walk, secret);
+  } catch (error) {
+    return error instanceof ApiError ? error.status : error;
+  }
+  return 'accepted';
+};
+
+describe('anything but a cursor this service signed for this walk is a 400', () => {
+  const cursor = encodeCursor(7, WALK, SECRET);
+  const [payload, signature] = cursor.split('.') as [string, string];
+
+  test.each([
+    ['another walk of the list', cursor, 'books?sort=-title', SECRET],
+    ['another secret', cursor, WALK, 'other'],
+    ['a changed position', `${Buffer.from(JSON.stringify({ p: 8, w: WALK })).toString('base64url')}.${signature}`, WALK, SECRET],
+    ['a stray character in the signature', `${payload}.${signature}!`, WALK, SECRET],
+    ['no signature', payload, WALK, SECRET],
+    ['an extra part', `${cursor}.x`, WALK, SECRET],
+    ['garbage', 'not a cursor', WALK, SECRET],
+  ])('%s', (_case, given, walk, secret) => {
+    expect(refused(given, walk, secret)).toBe(400);
+  });
+});

@@ -1,0 +1,62 @@
+/** The route tree: one step per path segment, literals before parameters, 405 with the methods a path has. */
+import { routeTree, within } from '../../../src/runtime/server/generated/conventions/router.js';
+import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
+
+function tree() {
+  const routes = routeTree<string>();
+  routes.add('/authors', 'get', 'listAuthors');
+  routes.add('/authors', 'post', 'createAuthor');
+  routes.add('/authors/:author_id', 'get', 'getAuthor');
+  routes.add('/authors/me', 'get', 'getMe');
+  routes.add('/authors/:author_id/books/:book_id', 'delete', 'removeBook');
+  routes.add('/authors/me/books/latest', 'get', 'getMyLatestBook');
+  return routes;
+}
+
+test('a path finds its route and names its parameters as the route does', () => {
+  expect(tree().match('/authors/42/books/7', 'DELETE')).toEqual({ target: 'removeBook', params: { author_id: '42', book_id: '7' } });
+});
+
+test('a literal segment wins over a parameter (OpenAPI: concrete paths first)', () => {
+  expect(tree().match('/authors/me', 'GET')).toEqual({ target: 'getMe', params: {} });
+});
+
+test('a parameter still matches where the literal leads nowhere', () => {
+  expect(tree().match('/authors/me/books/9', 'DELETE')).toEqual({ target: 'removeBook', params: { author_id: 'me', book_id: '9' } });
+});
+
+test('parameters are percent-decoded; bad percent-encoding is a 400', () => {
+  expect(tree().match('/authors/J%C3%BCrgen%2F2', 'GET')).toMatchObject({ params: { author_id: 'Jürgen/2' } });
+  expect(() => tree().match('/authors/%E0%A4%A', 'GET')).toThrow(ApiError);
+});
+
+test('a trailing slash is the same path; an empty segment is no parameter', () => {
+  expect(tree().match('/authors/', 'GET')).toMatchObject({ target: 'listAuthors' });
+  expect(tree().match('/authors//books/7', 'DELETE')).toBeUndefined();
+});
+
+test('HEAD is answered by GET', () => {
+  expect(tree().match('/authors', 'HEAD')).toMatchObject({ target: 'listAuthors' });
+});
+
+test('another method on a known path gives the methods it allows (with HEAD where GET is)', () => {
+  expect(tree().match('/authors', 'DELETE')).toEqual({ allow: ['HEAD', 'GET', 'POST'] });
+  expect(tree().match('/authors/1/books/2', 'GET')).toEqual({ allow: ['DELETE'] });
+});
+
+test('an unknown path matches nothing', () => {
+  expect(tree().match('/publishers', 'GET')).toBeUndefined();
+  expect(tree().match('/authors/1/books', 'GET')).toBeUndefined();
+});
+
+describe('within: the path below the base path, on a segment boundary', () => {
+  test.each([
+    ['/api/v1/authors', '/api/v1', '/authors'],
+    ['/api/v1', '/api/v1', ''],
+    ['/api/v1authors', '/api/v1', undefined],
+    ['/other', '/api/v1', undefined],
+    ['/authors', '', '/authors'],
+  ])('%s under %s', (path, basePath, below) => {
+    expect(within(path, basePath)).toBe(below);
+  });
+});
