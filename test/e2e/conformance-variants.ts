@@ -384,7 +384,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'patch-not-persisted',
     breaks: 'writes: PATCH answers the changed resource but does not store it',
-    patches: [patch(MEMORY, 'stored.row = change(stored.row);', 'const changed = change(stored.row);\n    return this.present<Out>(changed);')],
+    patches: [patch(MEMORY, 'stored.row = storable(row);', 'return this.present<Out>(storable(row));')],
     fails: /PATCH .*changes \w+ and nothing else/,
   },
 ];
