@@ -62,7 +62,7 @@ export const RUNTIME_ROOT = join(PACKAGE_ROOT, 'src/runtime');
 
 const isTemplate = (name: string) => name.endsWith('.hbs');
 /** Tests sit in test/unit/runtime, but a stray one here must never be copied into a service. */
-const isRuntimeModule = (name: string) => name.endsWith('.ts') && !name.endsWith('.test.ts');
+const isRuntimeModule = (name: string) => /\.(ts|js|cjs)$/.test(name) && !name.endsWith('.test.ts');
 
 function loadFragments(directory: string): ConventionFragments {
   const fragments: ConventionFragments = {};
