@@ -32,6 +32,7 @@ import { toTypedResource } from './resource-shape.js';
 import { conventionResponses } from './responses.js';
 import { effectiveSecurity, isSecured } from '../openapi/security.js';
 import { applyDefaultSecurity } from './security.js';
+import { pathRoleOf } from '../openapi/path-roles.js';
 import { applyVersionSegment, declaredVersion } from './versioning.js';
 
 export type { ConventionFragments } from './components.js';
@@ -100,8 +101,10 @@ function mergeOperation(context: OperationContext): void {
   operation.operationId ??= operationIdFor(method, path, context.operationIds);
   context.operationIds.add(operation.operationId);
 
+  const singleton = pathRoleOf(document, path) === 'singleton';
   const parameters = conventionParameters(document, {
     kind,
+    singleton,
     path,
     config: settings,
     fields,
@@ -127,7 +130,8 @@ function mergeOperation(context: OperationContext): void {
     paging: settings.paging.style,
     hasUpdatedAt: findField(fields, UPDATED_FIELDS) !== undefined,
     errors,
-    shapeResource: (schema) => (settings.resourceShape === 'typed' ? toTypedResource({ document, schema, resourceType }) : schema),
+    // A singleton has no id to stand beside its attributes.
+    shapeResource: (schema) => (settings.resourceShape === 'typed' && !singleton ? toTypedResource({ document, schema, resourceType }) : schema),
     names,
   });
 }

@@ -13,6 +13,8 @@ import type { ComponentNames } from './component-names.js';
 
 export interface ParameterInput {
   kind: OperationKind;
+  /** A singleton's read (`/settings`): sparse fields, but no relations to include. */
+  singleton: boolean;
   path: string;
   config: OperationConfig;
   /** The list item's (or the resource's) top-level fields. */
@@ -48,7 +50,7 @@ export function conventionParameters(document: OpenApiDocument, input: Parameter
       return p?.in === 'query' && p.name === name;
     });
 
-  if (input.kind === 'read') return [...others, ref('Fields'), ref('Include'), ref('IfNoneMatch')];
+  if (input.kind === 'read') return [...others, ref('Fields'), ...(input.singleton ? [] : [ref('Include')]), ref('IfNoneMatch')];
   const hasCreated = findField(input.fields, CREATED_FIELDS) !== undefined;
   return [
     ...others,

@@ -30,6 +30,7 @@ import { kebabCase, operationIdFor } from '../openapi/names.js';
 import { nameAll } from './naming.js';
 import { effectiveSecurity, isSecured } from '../openapi/security.js';
 import { basePathOf } from '../openapi/servers.js';
+import { pathRoleOf, resourcePathOf } from '../openapi/path-roles.js';
 import type {
   ApiModel,
   FieldModel,
@@ -90,7 +91,7 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     path,
     routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
     kind,
-    resource: resourceKey(path),
+    resource: resourceKeyOf(document, path),
     ...(operation.summary ? { summary: operation.summary } : {}),
     ...(operation.description ? { description: operation.description } : {}),
     deprecated: operation.deprecated === true,
@@ -176,18 +177,28 @@ function resourceKey(path: string): string {
     .join('/');
 }
 
+/** The key of the resource an operation at `path` acts on: an action's is the one above it ('' for the API itself). */
+function resourceKeyOf(document: OpenApiDocument, path: string): string {
+  const resourcePath = resourcePathOf(document, path);
+  return resourcePath === undefined ? '' : resourceKey(resourcePath);
+}
+
 function addToResource(
   document: OpenApiDocument,
   resources: Map<string, ResourceModel>,
   operation: OperationModel,
   source: OperationObject,
 ): void {
-  const shape = pathShape(operation.path);
-  const own = shape.pairs.at(-1);
-  if (!own) return;
+  const path = resourcePathOf(document, operation.path);
+  const shape = path === undefined ? undefined : pathShape(path);
+  const own = shape?.pairs.at(-1);
+  if (!shape || !own) return;
   const resource = resources.get(operation.resource) ?? newResource(operation.resource, shape.pairs);
   resources.set(operation.resource, resource);
   resource.operations.push(operation.operationId);
+  // An action belongs to the resource above it, whose paths and fields its own operations give.
+  if (path !== operation.path) return;
+  if (pathRoleOf(document, path) === 'singleton') resource.singleton = true;
   if (shape.addressesItem) {
     resource.itemPath ??= operation.path;
     if (resource.idParams.length === 0) resource.idParams = own.idParams;
@@ -214,6 +225,7 @@ function newResource(key: string, pairs: { collection: string; idParams: string[
     idParams: [],
     parents: pairs.slice(0, -1).map((pair) => ({ collection: pair.collection, idParams: pair.idParams })),
     shape: 'flat',
+    singleton: false,
     fields: [],
     operations: [],
   };

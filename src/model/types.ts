@@ -115,6 +115,8 @@ export interface ResourceModel {
   idParams: string[];
   parents: { collection: string; idParams: string[] }[];
   shape: ResourceShape;
+  /** One object with no id (`/settings`, `/repos/{owner}/{repo}/pages`): read, replaced, updated or deleted whole. */
+  singleton: boolean;
   fields: FieldModel[];
   createdField?: string;
   updatedField?: string;

@@ -4,6 +4,7 @@
  * under which parents. Used by the merge and by the model, so both agree.
  */
 import { parseRef } from '../diagnostics.js';
+import { pathRoleOf } from './path-roles.js';
 import {
   deref,
   isObject,
@@ -117,33 +118,27 @@ export function isArraySchema(document: OpenApiDocument, schema: SchemaObject | 
   return resolved.type === 'array' || (Array.isArray(resolved.type) && resolved.type.includes('array'));
 }
 
+/** What an operation does, from its method and the role of its path among the spec's paths (./path-roles.ts). */
 export function classifyOperation(
   document: OpenApiDocument,
   path: string,
   method: HttpMethod,
   operation: OperationObject,
 ): OperationKind {
-  const shape = pathShape(path);
-  const onItem = shape.addressesItem;
-  switch (method) {
-    case 'get': {
-      if (onItem) return 'read';
-      const success = successResponse(document, operation);
-      const data = success && dataSchemaOf(document, jsonSchemaOf(success.response));
-      return isArraySchema(document, data) ? 'list' : 'other';
-    }
-    case 'post':
-      return onItem ? 'other' : 'create';
-    case 'put':
-      return onItem ? 'replace' : 'other';
-    case 'patch':
-      return onItem ? 'update' : 'other';
-    case 'delete':
-      return onItem ? 'delete' : 'other';
-    default:
-      return 'other';
+  const role = pathRoleOf(document, path, { method, operation });
+  if (role === 'collection') {
+    if (method === 'post') return 'create';
+    if (method !== 'get') return 'other';
+    const success = successResponse(document, operation);
+    const data = success && dataSchemaOf(document, jsonSchemaOf(success.response));
+    return isArraySchema(document, data) ? 'list' : 'other';
   }
+  if (role === 'item' || role === 'singleton') return ONE_THING_KINDS[method] ?? 'other';
+  return 'other';
 }
+
+/** An item's or a singleton's methods. */
+const ONE_THING_KINDS: Partial<Record<HttpMethod, OperationKind>> = { get: 'read', put: 'replace', patch: 'update', delete: 'delete' };
 
 /** The item schema of a list operation (the array's `items`), or of a single-resource one. */
 export function itemSchemaOf(

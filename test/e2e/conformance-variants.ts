@@ -21,6 +21,8 @@ export interface Variant {
   patches: Patch[];
   /** Matches the full name of at least one test that must fail. */
   fails: RegExp;
+  /** The generated project it patches: the bookshop, or the fixture with singletons and actions. */
+  project?: 'shapes';
 }
 
 const AUTH = 'src/generated/conventions/auth.ts';
@@ -35,6 +37,8 @@ const REQUEST_ID = 'src/generated/conventions/request-id.ts';
 const ROUTER = 'src/generated/conventions/router.ts';
 const VALIDATION = 'src/generated/conventions/validation.ts';
 const MEMORY = 'src/store/memory.ts';
+const SINGLETON = 'src/store/singleton.ts';
+const STORE = 'src/store/index.ts';
 
 const patch = (file: string, find: string, replace: string): Patch => ({ file, find, replace });
 
@@ -386,5 +390,27 @@ export const VARIANTS: Variant[] = [
     breaks: 'writes: PATCH answers the changed resource but does not store it',
     patches: [patch(MEMORY, 'stored.row = storable(row);', 'return this.present<Out>(storable(row));')],
     fails: /PATCH .*changes \w+ and nothing else/,
+  },
+  // ── singletons (test/fixtures/valid/shapes.yaml: /settings) ───────────────
+  {
+    name: 'singleton-patch-replaces',
+    breaks: 'PATCH of a singleton changes only what it names (here it replaces the whole value)',
+    patches: [patch(SINGLETON, 'value === null ? null : { ...value, ...(request.body as Value) }', 'value === null ? null : { ...(request.body as Value) }')],
+    fails: /PATCH \/settings → 200, changes \w+ and nothing else/,
+    project: 'shapes',
+  },
+  {
+    name: 'singleton-delete-keeps',
+    breaks: 'after a DELETE of a singleton its GET is 404 (here it still answers the value)',
+    patches: [patch(SINGLETON, 'if (held !== undefined) this.values.set', 'if (held === undefined) this.values.set')],
+    fails: /DELETE \/settings → 204, then GET → 404/,
+    project: 'shapes',
+  },
+  {
+    name: 'singleton-initial-invalid',
+    breaks: "a singleton's GET answers data valid against its schema (here the value lacks its required fields)",
+    patches: [patch(STORE, "initial: { theme: 'light', page_size: 1 },", 'initial: {},')],
+    fails: /GET \/settings → 200 with the success envelope, data valid against the schema/,
+    project: 'shapes',
   },
 ];

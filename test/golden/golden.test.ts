@@ -23,6 +23,7 @@ const SCENARIOS: [name: string, spec: string, golden: string][] = [
   ['already enveloped', join(FIXTURES, 'valid/enveloped.yaml'), join(ROOT, 'test/golden/enveloped')],
   ['OpenAPI 3.1 JSON', join(FIXTURES, 'valid/openapi-3.1.json'), join(ROOT, 'test/golden/openapi-3.1')],
   ['multi-file', join(FIXTURES, 'valid/multi-file/openapi.yaml'), join(ROOT, 'test/golden/multi-file')],
+  ['singletons and actions', join(FIXTURES, 'valid/shapes.yaml'), join(ROOT, 'test/golden/shapes')],
 ];
 
 const { runtime } = loadResources();
@@ -116,9 +117,16 @@ describe.each(SCENARIOS)('golden output: %s', (_name, spec, golden) => {
 describe('the runtime modules', () => {
   // The bookshop example is a complete project, compared above with fresh output.
   const project = join(EXAMPLES, 'bookshop/generated');
+  const copied = [...RUNTIME_COPIES.keys()].filter((path) => kindsOf(project).has(path));
 
-  test.each([...RUNTIME_COPIES.keys()])('%s in a generated project is its source, byte for byte, after the banner', (path) => {
+  test.each(copied)('%s in a generated project is its source, byte for byte, after the banner', (path) => {
     expect(readFileSync(join(project, path), 'utf8')).toBe(runtimeCopy(project, path));
+  });
+
+  // What the bookshop does not need, another scenario does: every module reaches some project.
+  test('every runtime module is copied into a generated project', () => {
+    const listed = new Set(SCENARIOS.flatMap(([, , golden]) => [...kindsOf(golden).keys()]));
+    expect([...RUNTIME_COPIES.keys()].filter((path) => !listed.has(path))).toEqual([]);
   });
 });
 

@@ -87,9 +87,9 @@ describe('classifyOperation', () => {
   };
   test.each<{ name: string; method: HttpMethod; path: string; operation: OperationObject; want: OperationKind }>([
     { name: 'GET collection returning an array', method: 'get', path: '/books', operation: returning(bookList), want: 'list' },
-    { name: 'GET collection returning an object', method: 'get', path: '/stats', operation: returning({ type: 'object', properties: { n: { type: 'integer' } } }), want: 'other' },
+    { name: 'GET of an object at a path with no id (a singleton)', method: 'get', path: '/stats', operation: returning({ type: 'object', properties: { n: { type: 'integer' } } }), want: 'read' },
     { name: 'GET collection, already enveloped list', method: 'get', path: '/books', operation: returning(enveloped), want: 'list' },
-    { name: 'GET collection, enveloped single object', method: 'get', path: '/me', operation: returning({ type: 'object', properties: { data: bookRef } }), want: 'other' },
+    { name: 'GET singleton, enveloped single object', method: 'get', path: '/me', operation: returning({ type: 'object', properties: { data: bookRef } }), want: 'read' },
     { name: 'GET collection without a body', method: 'get', path: '/books', operation: returning(undefined), want: 'other' },
     { name: 'GET collection, list under a $ref', method: 'get', path: '/books', operation: returning({ $ref: '#/components/schemas/BookList' }), want: 'list' },
     { name: 'GET collection, 3.1 type array', method: 'get', path: '/books', operation: returning({ type: ['array', 'null'], items: bookRef }), want: 'list' },
@@ -99,9 +99,9 @@ describe('classifyOperation', () => {
     { name: 'POST collection', method: 'post', path: '/books', operation: returning(bookRef, '201'), want: 'create' },
     { name: 'POST item (action)', method: 'post', path: '/books/{id}', operation: returning(bookRef), want: 'other' },
     { name: 'PUT item', method: 'put', path: '/books/{id}', operation: returning(bookRef), want: 'replace' },
-    { name: 'PUT collection', method: 'put', path: '/books', operation: returning(bookRef), want: 'other' },
+    { name: 'PUT alone at a path with no id (a singleton)', method: 'put', path: '/settings', operation: returning(bookRef), want: 'replace' },
     { name: 'PATCH item', method: 'patch', path: '/books/{id}', operation: returning(bookRef), want: 'update' },
-    { name: 'PATCH collection', method: 'patch', path: '/books', operation: returning(bookRef), want: 'other' },
+    { name: 'PATCH alone at a path with no id (a singleton)', method: 'patch', path: '/settings', operation: returning(bookRef), want: 'update' },
     { name: 'DELETE item', method: 'delete', path: '/books/{id}', operation: returning(undefined, '204'), want: 'delete' },
     { name: 'DELETE collection', method: 'delete', path: '/books', operation: returning(undefined, '204'), want: 'other' },
     { name: 'HEAD item', method: 'head', path: '/books/{id}', operation: returning(undefined), want: 'other' },

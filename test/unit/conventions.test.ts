@@ -384,15 +384,16 @@ describe('success envelope', () => {
     });
   });
 
-  test('a GET on a collection that returns an object is wrapped without pagination', () => {
+  // A singleton: read whole, cached like any single-resource GET, with nothing to include.
+  test('a GET of a singleton (an object at a path with no id) is wrapped without pagination, and cached', () => {
     const health = operation(document, '/health', 'get');
     expect(bodySchema(document, health, '200')).toEqual({
       type: 'object',
       required: ['data', 'meta'],
       properties: { data: { type: 'object', properties: { status: { type: 'string' } } }, meta: ref('EnvelopeMeta') },
     });
-    expect(health.parameters).toBeUndefined();
-    expect(health.responses!['304']).toBeUndefined();
+    expect(health.parameters).toEqual([{ $ref: '#/components/parameters/Fields' }, { $ref: '#/components/parameters/IfNoneMatch' }]);
+    expect(health.responses!['304']).toEqual({ $ref: '#/components/responses/NotModified' });
   });
 
   test('a 204 stays without a body', () => {
@@ -477,7 +478,7 @@ describe('error responses', () => {
     { path: '/books/{book_id}', method: 'put', want: ['400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500'] },
     { path: '/books/{book_id}', method: 'patch', want: ['400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500'] },
     { path: '/books/{book_id}', method: 'delete', want: ['400', '401', '403', '404', '406', '409', '422', '429', '500'] },
-    { path: '/health', method: 'get', want: ['400', '401', '403', '406', '429', '500'] },
+    { path: '/health', method: 'get', want: ['400', '401', '403', '406', '422', '429', '500'] },
   ])('$method $path → $want', ({ path, method, want }) => {
     const { document } = merge(spec());
     expect(errorStatuses(document, path, method)).toEqual(want);
@@ -558,7 +559,7 @@ describe('error responses', () => {
     (input.paths!['/books']!.get as OperationObject).security = [{ bearerAuth: [] }];
     input.components!.securitySchemes = { bearerAuth: { type: 'http', scheme: 'bearer' } };
     const { document } = merge(input);
-    expect(errorStatuses(document, '/health', 'get')).toEqual(['400', '406', '429', '500']);
+    expect(errorStatuses(document, '/health', 'get')).toEqual(['400', '406', '422', '429', '500']);
     expect(errorStatuses(document, '/books', 'get')).toEqual(expect.arrayContaining(['401', '403']));
   });
 

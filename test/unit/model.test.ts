@@ -155,7 +155,7 @@ describe('model: operations', () => {
       ['listPublisherBooks', 'list'],
       ['getReview', 'read'],
       ['listCategories', 'list'],
-      ['me', 'other'],
+      ['me', 'read'],
     ]);
   });
 

@@ -7,17 +7,30 @@
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { Json, Violation } from '../../../runtime/conformance/plan.js';
 
+/** Which properties a value leaves out: a request the read-only ones, a response the write-only ones. */
+type Direction = 'request' | 'response';
+const HIDDEN: Record<Direction, 'readOnly' | 'writeOnly'> = { request: 'readOnly', response: 'writeOnly' };
+
 /** A valid value for a request: read-only properties left out. */
 export function sampleOf(document: OpenApiDocument, schema: unknown, depth = 0): Json | undefined {
+  return sampleIn(document, schema, 'request', depth);
+}
+
+/** A valid value for a response (what a service may hold before anyone writes it): write-only properties left out. */
+export function responseSampleOf(document: OpenApiDocument, schema: unknown): Json | undefined {
+  return sampleIn(document, schema, 'response', 0);
+}
+
+function sampleIn(document: OpenApiDocument, schema: unknown, direction: Direction, depth: number): Json | undefined {
   const resolved = resolve(document, schema);
   if (!resolved || depth > 8) return undefined;
   const given = exampleOf(resolved);
-  if (given !== undefined) return withoutReadOnly(document, resolved, given);
+  if (given !== undefined) return withoutHidden(document, resolved, given, direction);
   if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return resolved.enum[0] as Json;
   // An object with its own properties reads its allOf parts itself (properties and required are inherited).
-  if (Array.isArray(resolved.allOf) && !isObject(resolved.properties)) return mergeObjects(resolved.allOf.map((part) => sampleOf(document, part, depth + 1)));
+  if (Array.isArray(resolved.allOf) && !isObject(resolved.properties)) return mergeObjects(resolved.allOf.map((part) => sampleIn(document, part, direction, depth + 1)));
   const alternative = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
-  if (Array.isArray(alternative) && alternative.length > 0) return sampleOf(document, alternative[0], depth + 1);
+  if (Array.isArray(alternative) && alternative.length > 0) return sampleIn(document, alternative[0], direction, depth + 1);
   switch (typeOf(resolved)) {
     case 'string':
       return stringSample(resolved);
@@ -27,11 +40,11 @@ export function sampleOf(document: OpenApiDocument, schema: unknown, depth = 0):
     case 'boolean':
       return true;
     case 'array': {
-      const item = sampleOf(document, resolved.items, depth + 1);
+      const item = sampleIn(document, resolved.items, direction, depth + 1);
       return item === undefined ? [] : Array.from({ length: Math.max(1, Number(resolved.minItems ?? 1)) }, () => item);
     }
     case 'object':
-      return objectSample(document, resolved, depth);
+      return objectSample(document, resolved, direction, depth);
     default:
       return undefined;
   }
@@ -195,12 +208,12 @@ function numberSample(schema: SchemaObject): number {
   return Math.min(low, high);
 }
 
-function objectSample(document: OpenApiDocument, schema: SchemaObject, depth: number): Json | undefined {
+function objectSample(document: OpenApiDocument, schema: SchemaObject, direction: Direction, depth: number): Json | undefined {
   const required = new Set(requiredOf(document, schema));
   const sample: { [key: string]: Json } = {};
   for (const [name, property] of Object.entries(propertiesOf(document, schema))) {
-    if (!required.has(name) || property.readOnly === true) continue;
-    const value = sampleOf(document, property, depth + 1);
+    if (!required.has(name) || property[HIDDEN[direction]] === true) continue;
+    const value = sampleIn(document, property, direction, depth + 1);
     // A required field no sample can fill: no valid body at all (its schema wants an example).
     if (value === undefined) return undefined;
     sample[name] = value;
@@ -229,10 +242,10 @@ function requiredOf(document: OpenApiDocument, schema: SchemaObject): string[] {
   return [...new Set([...inherited, ...(schema.required ?? [])])];
 }
 
-function withoutReadOnly(document: OpenApiDocument, schema: SchemaObject, value: Json): Json {
+function withoutHidden(document: OpenApiDocument, schema: SchemaObject, value: Json, direction: Direction): Json {
   if (!isPlainObject(value)) return value;
   const properties = propertiesOf(document, schema);
-  return Object.fromEntries(Object.entries(value).filter(([name]) => properties[name]?.readOnly !== true));
+  return Object.fromEntries(Object.entries(value).filter(([name]) => properties[name]?.[HIDDEN[direction]] !== true));
 }
 
 function mergeObjects(parts: (Json | undefined)[]): Json {

@@ -198,9 +198,10 @@ function testsOf(input: TestInput): TestView[] {
   return [...successTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input)];
 }
 
-function successTests({ operation, plan }: TestInput): TestView[] {
+function successTests({ operation, plan, resource }: TestInput): TestView[] {
   const status = operation.success.status;
   if (!plan) return [];
+  if (resource?.singleton) return singletonSuccessTests(operation);
   switch (operation.kind) {
     case 'list':
       return answerOf(operation).isList ? [test(operation, `→ ${status} with the list envelope, data valid against the schema`, 'lists')] : [];
@@ -213,6 +214,14 @@ function successTests({ operation, plan }: TestInput): TestView[] {
     default:
       return [];
   }
+}
+
+/** A singleton is read and deleted where it is; its writes are checked with the body tests. */
+function singletonSuccessTests(operation: OperationModel): TestView[] {
+  const status = operation.success.status;
+  if (operation.kind === 'read') return [test(operation, `→ ${status} with the success envelope, data valid against the schema`, 'readsSingleton')];
+  if (operation.kind === 'delete') return [test(operation, `→ ${status}, then GET → 404, and PUT fills it again`, 'deletesSingleton')];
+  return [];
 }
 
 function authTests({ operation }: TestInput): TestView[] {
@@ -247,14 +256,15 @@ function changeOf(document: OpenApiDocument, operation: OperationModel): Record<
   return undefined;
 }
 
-function bodyTests({ operation, document, plan }: TestInput): TestView[] {
+function bodyTests({ operation, document, plan, resource }: TestInput): TestView[] {
   const schema = bodySchemaOf(document, operation);
   if (schema === undefined || !plan || operation.kind === 'other') return [];
   const tests: TestView[] = [];
   const change = changeOf(document, operation);
   const changed = change && Object.keys(change)[0];
-  if (operation.kind === 'replace' && change) tests.push(test(operation, `→ ${operation.success.status}, replaces the resource (GET shows the new ${changed})`, 'replaces', change));
-  if (operation.kind === 'update' && change) tests.push(test(operation, `→ ${operation.success.status}, changes ${changed} and nothing else`, 'updatesOnlyWhatItNames', change));
+  const singleton = resource?.singleton === true;
+  if (operation.kind === 'replace' && change) tests.push(test(operation, `→ ${operation.success.status}, replaces the resource (GET shows the new ${changed})`, singleton ? 'replacesSingleton' : 'replaces', change));
+  if (operation.kind === 'update' && change) tests.push(test(operation, `→ ${operation.success.status}, changes ${changed} and nothing else`, singleton ? 'updatesSingletonOnlyWhatItNames' : 'updatesOnlyWhatItNames', change));
   for (const violation of violationsOf(document, schema)) {
     // A partial update may leave any field out.
     if (operation.kind === 'update' && violation.code === 'REQUIRED') continue;
@@ -315,7 +325,8 @@ function cachingTests({ operation, plan, resource, model, document }: TestInput)
     const change = changeOf(document, write);
     if (change) tests.push(test(operation, `→ changed by ${write.httpMethod}, the resource no longer matches its old ETag`, 'changesETag', { operationId: write.operationId, body: change }));
   }
-  if (operation.parameters.query.some((parameter) => parameter.name === 'fields')) {
+  // Without known fields (a free-form object) there is nothing to select.
+  if (resource.fields.length > 0 && operation.parameters.query.some((parameter) => parameter.name === 'fields')) {
     tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
   }
   return tests;
@@ -331,10 +342,14 @@ export interface ApiTestsView {
 
 /**
  * The API-wide checks, tried on a list (or read) that needs no path
- * parameter; none where the API has no such operation.
+ * parameter; none where the API has no such operation. Not on an action: its
+ * default handler answers 501 until written.
  */
 export function apiTests(model: ApiModel): ApiTestsView | undefined {
-  const reads = model.operations.filter((operation) => operation.method === 'get' && operation.parameters.path.length === 0 && answerOf(operation).hasData);
+  // A list or read: what the default service answers before anyone writes a handler.
+  const reads = model.operations.filter(
+    (operation) => (operation.kind === 'list' || operation.kind === 'read') && operation.parameters.path.length === 0 && answerOf(operation).hasData,
+  );
   const probe = reads.find((operation) => answerOf(operation).isList) ?? reads[0];
   if (!probe) return undefined;
   const { mechanism, version } = model.config.versioning;

@@ -85,6 +85,7 @@ export const serverTarget: Target = {
       validatorFile('bodies'),
       ...handlerScaffolds(view, scaffold),
       runtimeFile(runtime, 'server/store/memory.ts', 'scaffold'),
+      ...(view.singletons.length > 0 ? [runtimeFile(runtime, 'server/store/singleton.ts', 'scaffold')] : []),
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
       runtimeFile(runtime, 'server/auth.ts', 'scaffold'),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),

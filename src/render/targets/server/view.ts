@@ -8,6 +8,7 @@ import { itemSchemaOf } from '../../../openapi/classify.js';
 import { singular } from '../../../openapi/names.js';
 import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
+import { responseSampleOf } from '../conformance/sample.js';
 import { answerOf, itemTypeName, operationDoc, operationTypeNames, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
@@ -58,7 +59,8 @@ export interface GroupView {
   /** The resource's field names: what `fields` may list. */
   fields: string[];
   operations: RouteView[];
-  collection?: CollectionView;
+  /** Its part of the default store, when its default handlers use one. */
+  store?: CollectionView | SingletonView;
 }
 
 /** A collection of the default in-memory store. */
@@ -78,11 +80,27 @@ export interface CollectionView {
   seed?: string;
 }
 
+/** A singleton of the default store: one value per owner, valid for its schema from the start. */
+export interface SingletonView {
+  variable: string;
+  itemType: string;
+  /** The path parameters that name its owner. */
+  scope: string[];
+  parent?: string;
+  /** Its value before the first write, as JSON text (`null`: none the schema gives). */
+  initial: string;
+  updatedField?: string;
+}
+
+type Typed<View> = View & { storeTypesModule: string; namespace: string };
+
 export interface ServerView {
   groups: GroupView[];
   routes: RouteView[];
   /** Collections in declaration order: every parent before its children. */
-  collections: (CollectionView & { storeTypesModule: string; namespace: string })[];
+  collections: Typed<CollectionView>[];
+  /** After the collections their owners are in. */
+  singletons: Typed<SingletonView>[];
 }
 
 const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
@@ -112,18 +130,23 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
     group.operations.push(route);
     routes.push(route);
   }
-  // The default store keeps a collection for each resource with a CRUD operation.
+  // The default store keeps a collection (or a singleton) for each resource with a CRUD operation.
   const stored = new Set([...groups].filter(([key, group]) => resources.has(key) && group.operations.some((route) => route.storeMethod)).map(([key]) => key));
-  for (const key of stored) groups.get(key)!.collection = collectionView({ resource: resources.get(key)!, resources, stored, document, model });
-  const collections = [...groups.values()]
-    .filter((group) => group.collection)
-    .map((group) => ({ ...group.collection!, storeTypesModule: group.storeTypesModule, namespace: group.namespace }))
-    .sort((a, b) => depth(a, groups) - depth(b, groups));
-  return { groups: [...groups.values()], routes, collections };
+  const collections: Typed<CollectionView>[] = [];
+  const singletons: Typed<SingletonView>[] = [];
+  for (const key of stored) {
+    const group = groups.get(key)!;
+    const input = { resource: resources.get(key)!, resources, stored, document, model };
+    const typed = { storeTypesModule: group.storeTypesModule, namespace: group.namespace };
+    if (input.resource.singleton) singletons.push({ ...(group.store = singletonView(input)), ...typed });
+    else collections.push({ ...(group.store = collectionView(input)), ...typed });
+  }
+  collections.sort((a, b) => depth(a, collections) - depth(b, collections));
+  return { groups: [...groups.values()], routes, collections, singletons };
 }
 
-function depth(collection: CollectionView, groups: Map<string, GroupView>): number {
-  const byVariable = new Map([...groups.values()].map((group) => [group.collection?.variable, group.collection]));
+function depth(collection: CollectionView, collections: CollectionView[]): number {
+  const byVariable = new Map(collections.map((candidate) => [candidate.variable, candidate]));
   let level = 0;
   for (let parent = collection.parent; parent; parent = byVariable.get(parent)?.parent) level++;
   return level;
@@ -254,10 +277,41 @@ interface CollectionInput {
   model: ApiModel;
 }
 
-function collectionView({ resource, resources, stored, document, model }: CollectionInput): CollectionView {
+/** The resource its items (or its value) live under, where the default store keeps it: its existence is checked. */
+function storedParentOf({ resource, resources, stored }: CollectionInput): ResourceModel | undefined {
   const parentKey = resource.parents.map((p) => p.collection).join('/');
-  // Existence is checked against the parent's collection where it has one; the scope holds either way.
   const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
+  return parent?.singleton ? undefined : parent;
+}
+
+function singletonView(input: CollectionInput): SingletonView {
+  const { resource, document, model } = input;
+  const parent = storedParentOf(input);
+  const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
+  return {
+    variable: resource.identifier,
+    itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
+    scope: resource.parents.flatMap((p) => p.idParams),
+    ...(parent ? { parent: parent.identifier } : {}),
+    initial: JSON.stringify(initialValueOf(model, resource, document) ?? null),
+    ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
+  };
+}
+
+/** What a singleton holds before it is written: a value valid for what its GET (or else a write) answers. */
+function initialValueOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): unknown {
+  const answering = model.operations.filter((operation) => operation.resource === resource.key && operation.success.contentType);
+  const read = answering.find((operation) => operation.kind === 'read') ?? answering[0];
+  const source = read && document.paths?.[read.path]?.[read.method];
+  const schema = isObject(source) ? itemSchemaOf(document, source) : undefined;
+  const value = schema && responseSampleOf(document, schema);
+  return isObject(value) ? value : undefined;
+}
+
+function collectionView(input: CollectionInput): CollectionView {
+  const { resource, document, model } = input;
+  // Existence is checked against the parent's collection where it has one; the scope holds either way.
+  const parent = storedParentOf(input);
   const idField = resource.fields.find((field) => field.name === 'id');
   const parentParams = resource.parents.flatMap((p) => p.idParams);
   const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);

@@ -223,7 +223,7 @@ const keyOf = (scope: string, id: string | number) => `${scope}/${String(id)}`;
  * every later read of its list. The copy also keeps the caller's objects
  * out of the store.
  */
-function storable(row: Row): Row {
+export function storable<Value>(row: Value): Value {
   let text: string | undefined;
   try {
     text = JSON.stringify(row);
@@ -232,7 +232,7 @@ function storable(row: Row): Row {
       `The item cannot be stored: it is not serializable as JSON (${(error as Error).message}).`,
     );
   }
-  return JSON.parse(text) as Row;
+  return JSON.parse(text) as Value;
 }
 
 function pick(row: Row, fields: string[]): Partial<Row> {

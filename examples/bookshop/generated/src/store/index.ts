@@ -1,5 +1,6 @@
 /**
- * The store the default handlers use: one in-memory collection per resource.
+ * The store the default handlers use: one in-memory collection per resource
+ * (a singleton where the resource is one object with no id).
  * specforge created this file once; it is yours.
  */
 import { MemoryCollection } from './memory.js';

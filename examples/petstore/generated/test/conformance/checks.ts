@@ -276,6 +276,89 @@ export const updatesOnlyWhatItNames: Check<JsonObject> = {
   },
 };
 
+// ── singletons: one object per owner, no id (`/settings`) ──────────────────
+
+/** A singleton's value now, through its GET; undefined where it has none. */
+async function singletonNow(
+  suite: Suite,
+  plan: OperationPlan,
+  path: Path,
+): Promise<Answer | undefined> {
+  const read = resourceOf(plan).operations.read;
+  return read ? suite.request(operation(read), { path }) : undefined;
+}
+
+export const readsSingleton: Check = {
+  skip: needsItem,
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    expectSuccess(await suite.request(plan, { path }), plan);
+  },
+};
+
+export const replacesSingleton: Check<JsonObject> = {
+  skip: needsItem,
+  async run(suite, plan, change) {
+    const { path } = await subjectOf(suite, plan);
+    const body = { ...(bodyOf(plan) as JsonObject), ...change };
+    expectSuccess(await suite.request(plan, { path, body }), plan);
+    const after = await singletonNow(suite, plan, path);
+    if (after) {
+      expectSuccess(after, operation(resourceOf(plan).operations.read!));
+      expectFields(flatten(resourceOf(plan), after.body.data), change, 'GET after PUT');
+    }
+  },
+};
+
+export const updatesSingletonOnlyWhatItNames: Check<JsonObject> = {
+  skip: needsItem,
+  async run(suite, plan, change) {
+    const { path } = await subjectOf(suite, plan);
+    const before = await singletonNow(suite, plan, path);
+    expectSuccess(await suite.request(plan, { path, body: change }), plan);
+    const after = await singletonNow(suite, plan, path);
+    if (!before || !after) return;
+    const stamp = resourceOf(plan).updatedField;
+    const [old, now] = [before, after].map((answer) =>
+      flatten(resourceOf(plan), answer.body?.data),
+    );
+    expectFields(now!, change, 'GET after PATCH');
+    for (const [name, value] of Object.entries(old!)) {
+      if (name in change || name === stamp) continue;
+      if (!sameValue(now![name], value))
+        fail(
+          `PATCH of ${Object.keys(change).join(', ')} changed ${name} too: ${JSON.stringify(value)} → ${JSON.stringify(now![name])}.`,
+        );
+    }
+  },
+};
+
+const CANNOT_RESTORE =
+  'a DELETE would leave the singleton empty for the checks after it, and the API has no PUT to restore it';
+
+/** The PUT that fills a deleted singleton again, where it has one the suite can send. */
+function restoring(plan: OperationPlan): OperationPlan | undefined {
+  const replace = resourceOf(plan).operations.replace;
+  const found = replace === undefined ? undefined : operation(replace);
+  return found?.body ? found : undefined;
+}
+
+export const deletesSingleton: Check = {
+  // Deleting it takes it from the checks after this one, unless a PUT can put it back.
+  skip: (suite, plan) => needsItem(suite, plan) ?? (restoring(plan) ? undefined : CANNOT_RESTORE),
+  async run(suite, plan) {
+    const { path } = await subjectOf(suite, plan);
+    const answer = await suite.request(plan, { path });
+    expectSuccess(answer, plan);
+    if (plan.status === 204 && answer.text !== '')
+      fail(`204 with a body: ${answer.text.slice(0, 200)}`);
+    const after = await singletonNow(suite, plan, path);
+    if (after) expectError(after, 404, 'RESOURCE_NOT_FOUND');
+    const replace = restoring(plan)!;
+    expectSuccess(await suite.request(replace, { path, body: bodyOf(replace) }), replace);
+  },
+};
+
 // ── auth ────────────────────────────────────────────────────────────────────
 
 /** The message the conventions give a refused credential. */
@@ -612,10 +695,13 @@ export const sorts: Check<{ field: string; values: Json[] | null }> = {
   },
 };
 
+/** A read answers one thing: an item, or a singleton (which no path parameter names). */
+const answersOne = (plan: OperationPlan) => plan.kind === 'read' || isOnItem(plan);
+
 export const selectsFields: Check<{ field: string }> = {
-  skip: (suite, plan) => (isOnItem(plan) ? needsItem(suite, plan) : needsListed(1)(suite, plan)),
+  skip: (suite, plan) => (answersOne(plan) ? needsItem(suite, plan) : needsListed(1)(suite, plan)),
   async run(suite, plan, { field }) {
-    const { path } = isOnItem(plan)
+    const { path } = answersOne(plan)
       ? await subjectOf(suite, plan)
       : await populated(suite, plan, 1);
     const full = await suite.request(plan, { path });

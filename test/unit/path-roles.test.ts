@@ -1,0 +1,89 @@
+/** What each path addresses, read from all of a spec's paths at once: paths and answers shaped like the real specs'. */
+import { classifyOperation } from '../../src/openapi/classify.js';
+import type { HttpMethod, OpenApiDocument, OperationObject } from '../../src/openapi/document.js';
+import { pathRolesOf, resourcePathOf } from '../../src/openapi/path-roles.js';
+
+const answering = (schema: object | undefined, status = '200'): OperationObject =>
+  ({ responses: { [status]: { description: 'ok', ...(schema ? { content: { 'application/json': { schema } } } : {}) } } }) as OperationObject;
+const ITEM = { type: 'object', properties: { id: { type: 'integer' } } };
+const LIST = { type: 'array', items: ITEM };
+
+const SPEC: OpenApiDocument = {
+  openapi: '3.0.3',
+  info: { title: 'Paths', version: '1' },
+  paths: {
+    '/': { get: answering(ITEM) },
+    '/authors': { get: answering(LIST), post: answering(ITEM, '201') },
+    '/authors/{author_id}': { get: answering(ITEM), post: answering(ITEM) },
+    '/authors/{author_id}/books': { get: answering(LIST) },
+    '/settings': { get: answering(ITEM), put: answering(ITEM), delete: answering(undefined, '204') },
+    '/preferences': { patch: answering(ITEM) },
+    '/repos/{owner}/{repo}': { get: answering(ITEM) },
+    '/repos/{owner}/{repo}/pages': { get: answering(ITEM), post: answering(ITEM) },
+    '/tasks/{task_id}/close': { post: answering(ITEM) },
+    '/tasks/{task_id}': { get: answering(ITEM) },
+    '/markdown': { post: answering({ type: 'string' }) },
+    '/addresses/cleanse': { post: answering(ITEM) },
+    '/notes': { post: answering(ITEM, '201') },
+    '/fields/{collection}': { get: answering(LIST), post: answering(ITEM) },
+    '/fields/{collection}/{field}': { get: answering(ITEM) },
+    '/gists/{gist_id}/{sha}': { get: answering(ITEM) },
+    '/things/{thing_id}/archive': { post: answering(undefined, '204') },
+    '/compare/{base}...{head}': { get: answering(ITEM) },
+    '/user': { get: answering(ITEM) },
+    '/user/repos': { get: answering(LIST) },
+    '/zen': { get: { responses: { '200': { description: 'text', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+  },
+} as OpenApiDocument;
+
+test.each([
+  { path: '/authors', want: 'collection' },
+  { path: '/authors/{author_id}', want: 'item' },
+  { path: '/authors/{author_id}/books', want: 'collection' },
+  { path: '/settings', want: 'singleton' },
+  { path: '/preferences', want: 'singleton' },
+  { path: '/repos/{owner}/{repo}/pages', want: 'singleton' },
+  { path: '/tasks/{task_id}/close', want: 'action' },
+  { path: '/markdown', want: 'action' },
+  { path: '/addresses/cleanse', want: 'action' },
+  { path: '/notes', want: 'collection' },
+  { path: '/fields/{collection}', want: 'collection' },
+  { path: '/fields/{collection}/{field}', want: 'item' },
+  { path: '/gists/{gist_id}/{sha}', want: 'item' },
+  { path: '/compare/{base}...{head}', want: 'item' },
+  { path: '/user', want: 'singleton' },
+  { path: '/user/repos', want: 'collection' },
+  { path: '/zen', want: 'action' },
+  { path: '/', want: 'action' },
+])('$path is a $want', ({ path, want }) => {
+  expect(pathRolesOf(SPEC).get(path)).toBe(want);
+});
+
+test.each([
+  { path: '/tasks/{task_id}/close', want: '/tasks/{task_id}' },
+  { path: '/things/{thing_id}/archive', want: '/things/{thing_id}' },
+  { path: '/markdown', want: undefined },
+  { path: '/addresses/cleanse', want: undefined },
+  { path: '/authors/{author_id}', want: '/authors/{author_id}' },
+  { path: '/settings', want: '/settings' },
+])('an operation at $path acts on the resource at $want', ({ path, want }) => {
+  expect(resourcePathOf(SPEC, path)).toBe(want);
+});
+
+test.each<{ method: HttpMethod; path: string; want: string }>([
+  { method: 'post', path: '/authors', want: 'create' },
+  { method: 'post', path: '/notes', want: 'create' },
+  { method: 'post', path: '/markdown', want: 'other' },
+  { method: 'post', path: '/addresses/cleanse', want: 'other' },
+  { method: 'post', path: '/authors/{author_id}', want: 'other' },
+  { method: 'post', path: '/repos/{owner}/{repo}/pages', want: 'other' },
+  { method: 'get', path: '/settings', want: 'read' },
+  { method: 'put', path: '/settings', want: 'replace' },
+  { method: 'delete', path: '/settings', want: 'delete' },
+  { method: 'patch', path: '/preferences', want: 'update' },
+  { method: 'get', path: '/fields/{collection}', want: 'list' },
+  { method: 'post', path: '/fields/{collection}', want: 'create' },
+  { method: 'get', path: '/gists/{gist_id}/{sha}', want: 'read' },
+])('$method $path is a $want', ({ method, path, want }) => {
+  expect(classifyOperation(SPEC, path, method, SPEC.paths![path]![method] as OperationObject)).toBe(want);
+});
