@@ -5,9 +5,12 @@
  * into the overlay file). Every case runs on frozen inputs, so a change to
  * the document or the overlay given fails it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MAX_DEPTH } from '../../src/load/limits.js';
 import { parseText } from '../../src/load/parse.js';
 import { applyOverlay, readOverlay, type Overlaid } from '../../src/load/overlay.js';
+import { FIXTURES } from '../helpers.js';
 
 const FILE = '/project/fix.overlay.yaml';
 
@@ -374,5 +377,15 @@ describe('a hostile overlay', () => {
     const parsed = parseText(text, FILE);
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.problem).toMatchObject({ code: 'SPEC_TOO_DEEP', file: FILE });
+  });
+});
+
+describe('the overlays kept for real specs (test/fixtures/real)', () => {
+  test.each(['directus.overlay.yaml', 'blockfrost.overlay.yaml'])('%s is an Overlay 1.0 document', (name) => {
+    const file = join(FIXTURES, 'real', name);
+    const parsed = parseText(readFileSync(file, 'utf8'), file);
+    if (!parsed.ok) throw new Error(parsed.problem.message);
+    const overlay = readOverlay(parsed.value, file);
+    expect(Array.isArray(overlay) ? overlay : []).toEqual([]);
   });
 });
