@@ -104,6 +104,17 @@ describe('the overlay is an input of the generation', () => {
     expect(stale.stdout).toContain(`specforge generate ${SPEC} --out gen --overlay ${FIX}`);
   });
 
+  test('outside the spec\'s ref roots (a vendored spec in a repository of its own): still up to date when unchanged', async () => {
+    mkdirSync(join(root, 'vendor/api/.git'), { recursive: true });
+    cpSync(join(root, SPEC), join(root, 'vendor/api', SPEC));
+    const vendored = () => runCli(['generate', `vendor/api/${SPEC}`, '--out', 'gen', '--overlay', FIX], { cwd: root });
+    expect((await vendored()).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(root, 'gen/.specforge/manifest.json'), 'utf8')).overlay).toBe(`../../${FIX}`);
+    const again = await vendored();
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Up to date');
+  });
+
   test('--watch watches it: a change to the overlay regenerates', async () => {
     const watcher = spawn(process.execPath, [CLI, 'generate', SPEC, '--out', 'gen', '--overlay', FIX, '--watch'], {
       cwd: root,

@@ -332,14 +332,17 @@ describe('applying an overlay', () => {
 });
 
 describe('where a place of the patched document came from', () => {
-  const applied = run({
-    document: spec(),
-    actions: [
-      { target: `${PARAMETERS}[?@.name == 'a']`, remove: true },
-      { target: BODY, update: { schema: { type: 'object', properties: { text: { type: 'string' } } } } },
-      { target: PARAMETERS, update: [{ name: 'd', in: 'query' }] },
-    ],
-  }).result!;
+  let applied: Overlaid;
+  beforeAll(() => {
+    applied = run({
+      document: spec(),
+      actions: [
+        { target: `${PARAMETERS}[?@.name == 'a']`, remove: true },
+        { target: BODY, update: { schema: { type: 'object', properties: { text: { type: 'string' } } } } },
+        { target: PARAMETERS, update: [{ name: 'd', in: 'query' }] },
+      ],
+    }).result!;
+  });
 
   test.each([
     ['an item after removed ones: its index in the document', ['paths', '/notes', 'post', 'parameters', '1', 'in'], { document: ['paths', '/notes', 'post', 'parameters', '3', 'in'] }],
