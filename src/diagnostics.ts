@@ -41,8 +41,6 @@ export const DIAGNOSTIC_CATALOG = {
   CONFIG_UNKNOWN_KEY: 'Remove the key or correct its spelling; `specforge --help` and the README list every option.',
   CONFIG_INVALID_VALUE: 'Use one of the documented values for this option.',
   CONFIG_FILE_INVALID: 'Make specforge.config.json a JSON object, e.g. { "spec": "openapi.yaml", "out": "generated" }.',
-  CONVENTION_NAME_CONFLICT:
-    'Rename your component: the conventions own this name and define it differently.',
   TEMPLATES_NOT_FOUND: 'Pass a directory that exists to --templates.',
   TEMPLATES_NOT_GIVEN:
     'Pass --templates <dir> (or set "templates" in specforge.config.json); or pass --force to go back to the built-in templates.',

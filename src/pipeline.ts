@@ -9,7 +9,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { applyConventions, type MergedSpec } from './conventions/index.js';
+import { applyConventions, type ConventionFragments, type MergedSpec } from './conventions/index.js';
 import { validateConfig } from './config.js';
 import { diagnostic, SpecforgeError, type Diagnostic } from './diagnostics.js';
 import { lintSpec } from './lint/index.js';
@@ -29,7 +29,7 @@ import { serverTarget } from './render/targets/server/index.js';
 import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
-import { loadResources, VERSION, type Resources } from './resources.js';
+import { loadFragments, loadResources, VERSION, type Resources } from './resources.js';
 import { applyPlan, readDiskState, readManifest, specFileHash } from './write/disk.js';
 import { outputFolder } from './write/output-folder.js';
 import { pathProblem } from './write/paths.js';
@@ -98,13 +98,13 @@ export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
   const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
   const { document, sources, warnings } = loaded;
   return onceValid(loaded, () =>
-    stage(progress, 'lint', () => [...warnings, ...placeAll(sources, lintWithValidSettings(document, sources))].sort(byLocation)),
+    stage(progress, 'lint', () => [...warnings, ...placeAll(sources, lintWithValidSettings(document, sources, loadFragments()))].sort(byLocation)),
   );
 }
 
 /** Lint as a gate: errors stop the run (all placed, in file order); warnings let it go on. */
-function lintGate(document: OpenApiDocument, sources: SourceSet): LintWarnings {
-  const findings = lintWithValidSettings(document, sources);
+function lintGate(document: OpenApiDocument, sources: SourceSet, fragments: ConventionFragments): LintWarnings {
+  const findings = lintWithValidSettings(document, sources, fragments);
   const errors = findings.filter((finding) => finding.severity === 'error');
   if (errors.length > 0) throw new SpecforgeError(placeAll(sources, errors).sort(byLocation));
   // Only the warnings shown are placed: placing thousands (GitHub's spec) costs a pass over 13 MB.
@@ -112,10 +112,10 @@ function lintGate(document: OpenApiDocument, sources: SourceSet): LintWarnings {
 }
 
 /** The rules read their settings from `x-specforge`: settings that are wrong stop the run first. */
-function lintWithValidSettings(document: OpenApiDocument, sources: SourceSet): Diagnostic[] {
+function lintWithValidSettings(document: OpenApiDocument, sources: SourceSet, fragments: ConventionFragments): Diagnostic[] {
   const problems = validateConfig(document);
   if (problems.length > 0) throw new SpecforgeError(placeAll(sources, problems));
-  return lintSpec(document);
+  return lintSpec(document, fragments);
 }
 
 /** Merged spec only: load and conventions. */
@@ -138,7 +138,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
     const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
     const { document: spec, sources, warnings: loadWarnings } = loaded;
     return await onceValid(loaded, async () => {
-      const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources));
+      const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources, resources.fragments));
       const { document, config } = await stage(progress, 'conventions', () =>
         withDiagnosticsPlaced(sources, () => applyConventions(spec, resources.fragments)),
       );

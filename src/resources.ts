@@ -36,7 +36,7 @@ export interface Resources {
 }
 
 export function loadResources(templatesOverride?: string): Resources {
-  const fragments = loadFragments(join(PACKAGE_ROOT, 'schemas'));
+  const fragments = loadFragments();
   const templates = new Map(listFiles(join(PACKAGE_ROOT, 'templates'), isTemplate));
   const runtime = new Map(listFiles(RUNTIME_ROOT, isRuntimeModule));
   if (templatesOverride !== undefined) {
@@ -62,9 +62,11 @@ export const RUNTIME_ROOT = join(PACKAGE_ROOT, 'src/runtime');
 
 const isTemplate = (name: string) => name.endsWith('.hbs');
 /** Tests sit in test/unit/runtime, but a stray one here must never be copied into a service. */
-const isRuntimeModule = (name: string) => name.endsWith('.ts') && !name.endsWith('.test.ts');
+const isRuntimeModule = (name: string) => /\.(ts|js|cjs)$/.test(name) && !name.endsWith('.test.ts');
 
-function loadFragments(directory: string): ConventionFragments {
+/** The convention fragments alone: lint reads them without the templates. */
+export function loadFragments(): ConventionFragments {
+  const directory = join(PACKAGE_ROOT, 'schemas');
   const fragments: ConventionFragments = {};
   for (const name of readdirSync(directory).filter((file) => file.endsWith('.yaml')).sort()) {
     const { components } = parse(readFileSync(join(directory, name), 'utf8')) as { components: ConventionFragments };

@@ -1,11 +1,11 @@
 /**
  * Installs the convention components (the fragments in `schemas/`, and the
  * error responses built from the catalog) into the document. A name the
- * user's spec already uses for something else is a conflict, reported, never
- * silently overwritten.
+ * user's spec already uses for something else stays theirs: the conventions'
+ * component is installed under a name of its own (./component-names.ts).
  */
-import { diagnostic, toPointer, type Diagnostic } from '../diagnostics.js';
-import { isObject, jsonEqual, type JsonObject, type OpenApiDocument } from '../openapi/document.js';
+import { isObject, type JsonObject, type OpenApiDocument, type Reference } from '../openapi/document.js';
+import { resolveComponentNames, WRITTEN_NAMES, type ComponentNames, type ComponentSections } from './component-names.js';
 import { ERRORS } from './errors.js';
 
 /** The parsed contents of `schemas/*.yaml`: OpenAPI `components` sections. */
@@ -13,19 +13,16 @@ export type ConventionFragments = Record<string, Record<string, JsonObject>>;
 
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
-export function headerRef(name: string): JsonObject {
-  return { $ref: `#/components/headers/${name}` };
-}
-
 /** Headers every response carries: the request id and the rate-limit figures. */
-export function standardHeaders(): Record<string, JsonObject> {
-  return Object.fromEntries(['X-Request-Id', ...RATE_LIMIT_HEADERS].map((name) => [name, headerRef(name)]));
+export function standardHeaders(names: ComponentNames): Record<string, Reference> {
+  return Object.fromEntries(['X-Request-Id', ...RATE_LIMIT_HEADERS].map((name) => [name, names.ref('headers', name)]));
 }
 
-function errorResponses(validationStatus: 400 | 422): Record<string, JsonObject> {
+/** Written with the plain names, like the fragments: installing points their `$ref`s at the installed names. */
+function errorResponses(validationStatus: 400 | 422, names: ComponentNames): Record<string, JsonObject> {
   return Object.fromEntries(
     Object.values(ERRORS).map((error) => {
-      const headers = error.status === 429 ? { ...standardHeaders(), 'Retry-After': headerRef('Retry-After') } : standardHeaders();
+      const headers = error.status === 429 ? { ...standardHeaders(names), 'Retry-After': names.ref('headers', 'Retry-After') } : standardHeaders(names);
       const description =
         error.status === 400 && validationStatus === 400
           ? `${error.description} Also: the input breaks the schema (code VALIDATION_ERROR, with per-field \`details\`).`
@@ -36,17 +33,17 @@ function errorResponses(validationStatus: 400 | 422): Record<string, JsonObject>
         {
           description: `${error.status} ${error.code}: ${description}`,
           headers,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example } },
+          content: { 'application/json': { schema: names.ref('schemas', 'ErrorEnvelope'), example } },
         },
       ];
     }),
   );
 }
 
-function notModifiedResponse(): JsonObject {
+function notModifiedResponse(names: ComponentNames): JsonObject {
   return {
     description: 'Not modified: the entity tag in If-None-Match still matches. No body.',
-    headers: { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control'), ...standardHeaders() },
+    headers: { ETag: names.ref('headers', 'ETag'), 'Cache-Control': names.ref('headers', 'Cache-Control'), ...standardHeaders(names) },
   };
 }
 
@@ -65,34 +62,20 @@ export function toOpenApi31(node: unknown): unknown {
   return result;
 }
 
-export function installComponents(
-  document: OpenApiDocument,
-  fragments: ConventionFragments,
-  validationStatus: 400 | 422,
-): Diagnostic[] {
+/** Installs the components and answers where each went: every `$ref` the merge writes to one goes through these names. */
+export function installComponents(document: OpenApiDocument, fragments: ConventionFragments, validationStatus: 400 | 422): ComponentNames {
   const is31 = document.openapi.startsWith('3.1');
   const sections: ConventionFragments = {
     ...fragments,
-    responses: { ...fragments.responses, ...errorResponses(validationStatus), NotModified: notModifiedResponse() },
+    responses: { ...fragments.responses, ...errorResponses(validationStatus, WRITTEN_NAMES), NotModified: notModifiedResponse(WRITTEN_NAMES) },
   };
-  const problems: Diagnostic[] = [];
-  const components = (document.components ??= {}) as Record<string, Record<string, unknown>>;
-  for (const [section, entries] of Object.entries(sections)) {
+  const wanted = (is31 ? toOpenApi31(sections) : sections) as ComponentSections;
+  const components = (document.components ??= {}) as ComponentSections;
+  const { names, installed } = resolveComponentNames({ components, wanted });
+  for (const [section, entries] of Object.entries(installed)) {
     if (section === 'securitySchemes') continue; // installed only where the spec has no security (security.ts)
     const target = (components[section] ??= {});
-    for (const [name, fragment] of Object.entries(entries)) {
-      const value = is31 ? toOpenApi31(fragment) : fragment;
-      if (target[name] === undefined) target[name] = value;
-      else if (!jsonEqual(target[name], value)) {
-        problems.push(
-          diagnostic(
-            'CONVENTION_NAME_CONFLICT',
-            `components.${section}.${name} is defined by your spec and by the conventions, differently`,
-            { pointer: toPointer(['components', section, name]) },
-          ),
-        );
-      }
-    }
+    for (const [name, value] of Object.entries(entries)) target[name] ??= value;
   }
-  return problems;
+  return names;
 }

@@ -4,7 +4,7 @@
  * nothing. The result is the single source every target is generated from.
  */
 import { EXTENSION, operationConfig, resolveConfig, type Config } from '../config.js';
-import { diagnostic, SpecforgeError, toPointer, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, SpecforgeError, toPointer } from '../diagnostics.js';
 import {
   classifyOperation,
   findField,
@@ -24,6 +24,7 @@ import {
   type PathItemObject,
 } from '../openapi/document.js';
 import { operationIdFor } from '../openapi/names.js';
+import type { ComponentNames } from './component-names.js';
 import { installComponents, type ConventionFragments } from './components.js';
 import { errorsFor } from './errors.js';
 import { conventionParameters } from './parameters.js';
@@ -44,18 +45,17 @@ export function applyConventions(input: OpenApiDocument, fragments: ConventionFr
   const document = structuredClone(input);
   inlinePathItemRefs(document);
   const config = resolveVersion(document, resolveConfig(document));
-  const problems: Diagnostic[] = installComponents(document, fragments, config.validation.status);
-  applyDefaultSecurity(document, fragments);
+  const names = installComponents(document, fragments, config.validation.status);
+  applyDefaultSecurity(document, fragments, names);
   applyVersionSegment(document, config.versioning.mechanism, config.versioning.version);
 
   // Ids the spec declares are taken before any is invented, wherever they stand.
   const operationIds = new Set([...operationsOf(document)].flatMap(({ operation }) => operation.operationId ?? []));
   for (const { path, method, pathItem, operation } of operationsOf(document)) {
-    mergeOperation({ document, config, path, method, pathItem, operation, operationIds, problems });
+    mergeOperation({ document, config, names, path, method, pathItem, operation, operationIds });
   }
   // The resolved configuration travels with the merged spec: targets read it there.
   document[EXTENSION] = config;
-  if (problems.length > 0) throw new SpecforgeError(dedupe(problems));
   return { document, config };
 }
 
@@ -81,16 +81,17 @@ function resolveVersion(document: OpenApiDocument, config: Config): Config {
 interface OperationContext {
   document: OpenApiDocument;
   config: Config;
+  /** Where the conventions' components are installed. */
+  names: ComponentNames;
   path: string;
   method: HttpMethod;
   pathItem: PathItemObject;
   operation: OperationObject;
   operationIds: Set<string>;
-  problems: Diagnostic[];
 }
 
 function mergeOperation(context: OperationContext): void {
-  const { document, config, path, method, pathItem, operation } = context;
+  const { document, config, names, path, method, pathItem, operation } = context;
   const kind = classifyOperation(document, path, method, operation);
   const settings = operationConfig(config, pathItem[EXTENSION], operation[EXTENSION]);
   const fields = resourceFields(document, itemSchemaOf(document, operation));
@@ -106,6 +107,7 @@ function mergeOperation(context: OperationContext): void {
     fields,
     declared: operation.parameters ?? [],
     inherited: pathItem.parameters ?? [],
+    names,
   });
   if (parameters.length > 0) operation.parameters = parameters;
 
@@ -125,8 +127,8 @@ function mergeOperation(context: OperationContext): void {
     paging: settings.paging.style,
     hasUpdatedAt: findField(fields, UPDATED_FIELDS) !== undefined,
     errors,
-    shapeResource: (schema) =>
-      settings.resourceShape === 'typed' ? toTypedResource({ document, schema, resourceType, problems: context.problems }) : schema,
+    shapeResource: (schema) => (settings.resourceShape === 'typed' ? toTypedResource({ document, schema, resourceType }) : schema),
+    names,
   });
 }
 
@@ -138,12 +140,4 @@ function inlinePathItemRefs(document: OpenApiDocument): void {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (isReference(item)) document.paths![path] = structuredClone(deref<PathItemObject>(document, item) ?? {});
   }
-}
-
-function dedupe(problems: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return problems.filter((problem) => {
-    const key = `${problem.code} ${problem.pointer}`;
-    return !seen.has(key) && seen.add(key);
-  });
 }

@@ -9,10 +9,7 @@ import type { OperationConfig } from '../config.js';
 import { CREATED_FIELDS, findField, scalarTypeOf, type Field, type OperationKind } from '../openapi/classify.js';
 import { filterableFields, OWNED_QUERY_PARAMETERS, sortableFields } from '../openapi/fields.js';
 import { deref, type JsonObject, type OpenApiDocument, type ParameterObject, type Reference } from '../openapi/document.js';
-
-
-const ref = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
-
+import type { ComponentNames } from './component-names.js';
 
 export interface ParameterInput {
   kind: OperationKind;
@@ -24,10 +21,13 @@ export interface ParameterInput {
   declared: (ParameterObject | Reference)[];
   /** The path item's: a filter declared there is the spec's, and is not generated again. */
   inherited: (ParameterObject | Reference)[];
+  /** Where the conventions' components are installed. */
+  names: ComponentNames;
 }
 
 export function conventionParameters(document: OpenApiDocument, input: ParameterInput): (ParameterObject | Reference)[] {
   if (input.kind !== 'list' && input.kind !== 'read') return input.declared;
+  const ref = (name: string) => input.names.ref('parameters', name);
   const nameOf = (parameter: ParameterObject | Reference) => deref<ParameterObject>(document, parameter);
   const inheritedQuery = new Set(
     input.inherited.flatMap((parameter) => {

@@ -5,25 +5,23 @@
  * wrapper), so every operation of the resource shares one named type, and a
  * list of `BookSummary` beside reads of `Book` gives two distinct wrappers.
  */
-import { diagnostic, toPointer, type Diagnostic } from '../diagnostics.js';
 import { componentName, isTypedResource, propertiesOf } from '../openapi/classify.js';
 import { deref, isObject, jsonEqual, type OpenApiDocument, type Reference, type SchemaObject } from '../openapi/document.js';
+import { freeName } from './component-names.js';
 
 /**
- * Rewrites one resource schema into the typed shape; `problems` collects name
- * conflicts. Schemas that are not objects with properties are left as they are.
+ * Rewrites one resource schema into the typed shape. Schemas that are not
+ * objects with properties are left as they are.
  */
 export function toTypedResource({
   document,
   schema,
   resourceType,
-  problems,
 }: {
   document: OpenApiDocument;
   schema: SchemaObject | Reference;
   /** The collection it is served under: the value of `type`. */
   resourceType: string;
-  problems: Diagnostic[];
 }): SchemaObject | Reference {
   if (isTypedResource(document, schema)) return schema;
   const resolved = deref<SchemaObject>(document, schema);
@@ -36,10 +34,10 @@ export function toTypedResource({
     properties: {
       id: { type: 'string', description: 'Identifier of the resource.' },
       type: { type: 'string', enum: [resourceType], description: 'Kind of the resource.' },
-      attributes: name ? install(document, `${name}Attributes`, attributes, problems) : attributes,
+      attributes: name ? install(document, `${name}Attributes`, attributes) : attributes,
     },
   };
-  return name ? install(document, `${name}Resource`, typed, problems) : typed;
+  return name ? install(document, `${name}Resource`, typed) : typed;
 }
 
 /** The resource without its id; `allOf` compositions are flattened into one object. */
@@ -65,24 +63,21 @@ function attributesOf(document: OpenApiDocument, resolved: SchemaObject): Schema
 
 /**
  * Adds a generated component. One wrapper may serve several collections
- * (`Tag` under `/tags` and `/labels`): its `type` then lists them all. Any
- * other difference from a component of that name is a conflict.
+ * (`Tag` under `/tags` and `/labels`): its `type` then lists them all. A
+ * component of that name that differs otherwise is the spec's own, and the
+ * generated one takes another name (./component-names.ts).
  */
-function install(document: OpenApiDocument, name: string, schema: SchemaObject, problems: Diagnostic[]): Reference {
+function install(document: OpenApiDocument, name: string, schema: SchemaObject): Reference {
   const schemas = ((document.components ??= {}).schemas ??= {});
-  const existing = schemas[name] as SchemaObject | undefined;
-  const kinds = (value: SchemaObject | undefined) => (value?.properties?.type as SchemaObject | undefined)?.enum;
-  const union = [...new Set([...(kinds(existing) ?? []), ...(kinds(schema) ?? [])])].sort();
-  const withKinds = (value: SchemaObject) =>
-    kinds(value) ? { ...value, properties: { ...value.properties, type: { ...(value.properties!.type as SchemaObject), enum: union } } } : value;
-  if (existing === undefined) schemas[name] = schema;
-  else if (jsonEqual(withKinds(existing), withKinds(schema))) schemas[name] = withKinds(existing);
-  else {
-    problems.push(
-      diagnostic('CONVENTION_NAME_CONFLICT', `components.schemas.${name} exists, but the typed resource shape needs that name`, {
-        pointer: toPointer(['components', 'schemas', name]),
-      }),
-    );
-  }
-  return { $ref: `#/components/schemas/${name}` };
+  const kinds = (value: SchemaObject) => (value.properties?.type as SchemaObject | undefined)?.enum;
+  /** `value`, its `type` listing the collections of both `existing` and the new wrapper. */
+  const servingBoth = (value: SchemaObject, existing: SchemaObject): SchemaObject => {
+    const union = [...new Set([...(kinds(existing) ?? []), ...(kinds(schema) ?? [])])].sort();
+    return kinds(value) ? { ...value, properties: { ...value.properties, type: { ...(value.properties!.type as SchemaObject), enum: union } } } : value;
+  };
+  const fits = (existing: unknown) => isObject(existing) && jsonEqual(servingBoth(existing, existing), servingBoth(schema, existing));
+  const installed = freeName({ taken: schemas, name, fits });
+  const existing = schemas[installed] as SchemaObject | undefined;
+  schemas[installed] = existing === undefined ? schema : servingBoth(existing, existing);
+  return { $ref: `#/components/schemas/${installed}` };
 }

@@ -8,13 +8,13 @@ import type { PagingStyle } from '../config.js';
 import { isEnvelope, isArraySchema, isJsonMediaType, type OperationKind } from '../openapi/classify.js';
 import {
   deref,
-  type JsonObject,
   type OpenApiDocument,
   type Reference,
   type ResponseObject,
   type SchemaObject,
 } from '../openapi/document.js';
-import { headerRef, standardHeaders } from './components.js';
+import type { ComponentNames } from './component-names.js';
+import { standardHeaders } from './components.js';
 import { ERRORS, OWNED_ERROR_STATUSES, type ErrorKind } from './errors.js';
 
 export interface ResponseInput {
@@ -25,6 +25,8 @@ export interface ResponseInput {
   errors: ErrorKind[];
   /** Rewrites a resource schema into the configured shape (typed or flat). */
   shapeResource: (schema: SchemaObject | Reference) => SchemaObject | Reference;
+  /** Where the conventions' components are installed. */
+  names: ComponentNames;
 }
 
 const CACHEABLE: OperationKind[] = ['list', 'read'];
@@ -37,23 +39,23 @@ export function conventionResponses(
   const responses: Record<string, ResponseObject | Reference> = {};
   for (const [status, response] of Object.entries(declared)) {
     if (OWNED_ERROR_STATUSES.has(status)) continue;
-    responses[status] = SUCCESS.test(status) ? successResponse(document, response, input) : withStandardHeaders(document, response);
+    responses[status] = SUCCESS.test(status) ? successResponse(document, response, input) : withStandardHeaders(document, response, input.names);
   }
-  if (CACHEABLE.includes(input.kind)) responses['304'] = { $ref: '#/components/responses/NotModified' };
+  if (CACHEABLE.includes(input.kind)) responses['304'] = input.names.ref('responses', 'NotModified');
   // An error status the spec declares stays declared, with the convention's envelope, even where
   // no rule would add it (a 404 on a search); the rules add the rest.
   const declaredErrors = Object.values(ERRORS).filter((error) => String(error.status) in declared);
-  for (const error of [...declaredErrors, ...input.errors]) responses[String(error.status)] = { $ref: `#/components/responses/${error.response}` };
+  for (const error of [...declaredErrors, ...input.errors]) responses[String(error.status)] = input.names.ref('responses', error.response);
   return sortByStatus(responses);
 }
 
 const SUCCESS = /^2(\d\d|XX)$/i;
 
 /** Any other response the spec declares (a redirect, a 410, `default`) carries the standard headers too. */
-function withStandardHeaders(document: OpenApiDocument, declared: ResponseObject | Reference): ResponseObject | Reference {
+function withStandardHeaders(document: OpenApiDocument, declared: ResponseObject | Reference, names: ComponentNames): ResponseObject | Reference {
   const response = deref<ResponseObject>(document, declared);
   if (!response) return declared;
-  return { ...structuredClone(response), headers: { ...response.headers, ...standardHeaders() } };
+  return { ...structuredClone(response), headers: { ...response.headers, ...standardHeaders(names) } };
 }
 
 function successResponse(document: OpenApiDocument, declared: ResponseObject | Reference, input: ResponseInput): ResponseObject {
@@ -73,21 +75,21 @@ function successResponse(document: OpenApiDocument, declared: ResponseObject | R
   return response;
 }
 
-function successHeaders(input: ResponseInput): Record<string, JsonObject> {
-  const headers: Record<string, JsonObject> = {};
-  if (CACHEABLE.includes(input.kind)) {
-    headers.ETag = headerRef('ETag');
-    headers['Cache-Control'] = headerRef('Cache-Control');
-    if (input.hasUpdatedAt) headers['Last-Modified'] = headerRef('Last-Modified');
+function successHeaders({ kind, hasUpdatedAt, names }: ResponseInput): Record<string, Reference> {
+  const headers: Record<string, Reference> = {};
+  if (CACHEABLE.includes(kind)) {
+    headers.ETag = names.ref('headers', 'ETag');
+    headers['Cache-Control'] = names.ref('headers', 'Cache-Control');
+    if (hasUpdatedAt) headers['Last-Modified'] = names.ref('headers', 'Last-Modified');
   }
-  return { ...headers, ...standardHeaders() };
+  return { ...headers, ...standardHeaders(names) };
 }
 
 /** `{ data, meta, pagination? }` around the declared body; an envelope is left as it is. */
 export function wrapInEnvelope(
   document: OpenApiDocument,
   schema: SchemaObject | Reference,
-  input: Pick<ResponseInput, 'kind' | 'paging' | 'shapeResource'>,
+  input: Pick<ResponseInput, 'kind' | 'paging' | 'shapeResource' | 'names'>,
 ): SchemaObject | Reference {
   if (isEnvelope(document, schema)) return schema;
   const isList = input.kind === 'list';
@@ -98,8 +100,8 @@ export function wrapInEnvelope(
     required: isList ? ['data', 'meta', 'pagination'] : ['data', 'meta'],
     properties: {
       data,
-      meta: { $ref: '#/components/schemas/EnvelopeMeta' },
-      ...(isList ? { pagination: { $ref: `#/components/schemas/${pagination}` } } : {}),
+      meta: input.names.ref('schemas', 'EnvelopeMeta'),
+      ...(isList ? { pagination: input.names.ref('schemas', pagination) } : {}),
     },
   };
 }

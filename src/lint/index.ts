@@ -5,6 +5,7 @@
  * severity for the API, a path item or one operation.
  */
 import { EXTENSION } from '../config.js';
+import type { ConventionFragments } from '../conventions/index.js';
 import { diagnostic, toPointer, type Diagnostic, type DiagnosticCode, type Severity } from '../diagnostics.js';
 import { operationsOf, type OpenApiDocument } from '../openapi/document.js';
 import type { Finding, LintContext, LintRule } from './rule.js';
@@ -43,12 +44,13 @@ interface LintSettings {
 const lintSettings = (owner: unknown): LintSettings =>
   ((owner as Record<string, { lint?: LintSettings } | undefined> | undefined)?.[EXTENSION]?.lint ?? {});
 
-export function lintSpec(document: OpenApiDocument): Diagnostic[] {
+export function lintSpec(document: OpenApiDocument, fragments: ConventionFragments): Diagnostic[] {
   const api = lintSettings(document);
   const context: LintContext = {
     document,
     operations: [...operationsOf(document)],
     plurals: new Set((api.plurals ?? []).map((word) => word.toLowerCase())),
+    fragments,
   };
   return RULES.flatMap((rule) => {
     const apiSetting = api.rules?.[rule.code] ?? rule.severity;

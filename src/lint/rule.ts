@@ -1,4 +1,5 @@
 /** What a lint rule is, and what it is given to look at. */
+import type { ConventionFragments } from '../conventions/index.js';
 import type { DiagnosticCode, Severity } from '../diagnostics.js';
 import type { HttpMethod, OpenApiDocument, OperationObject, PathItemObject } from '../openapi/document.js';
 
@@ -14,6 +15,8 @@ export interface LintContext {
   operations: LintOperation[];
   /** Words the user declares plural beyond the dictionary (`x-specforge.lint.plurals`). */
   plurals: ReadonlySet<string>;
+  /** The conventions' own components (`schemas/*.yaml`), to tell them from the spec's. */
+  fragments: ConventionFragments;
 }
 
 export interface Finding {

@@ -12,8 +12,8 @@ import { shapeProblem } from './limits.js';
 export type ParseResult = { ok: true; value: unknown; syntax: 'json' | 'yaml' } | { ok: false; problem: Diagnostic };
 
 /**
- * The text of a file's bytes: UTF-8 (as JSON and YAML 1.2 files are), with
- * no NUL character (no text format has one; a name holding it would be cut
+ * The text of a file's bytes: UTF-8 (as JSON and YAML 1.2 files are), without
+ * a leading byte-order mark, with no NUL character (no text format has one; a name holding it would be cut
  * short by whatever reads it next).
  */
 export function decodeText(bytes: Buffer, file: string): { ok: true; text: string } | { ok: false; problem: Diagnostic } {
@@ -24,7 +24,8 @@ export function decodeText(bytes: Buffer, file: string): { ok: true; text: strin
       problem: diagnostic('SPEC_NOT_UTF8', 'The file is not valid UTF-8', { file, ...lineColumnAt(text, text.indexOf('\uFFFD')) }),
     };
   }
-  const text = bytes.toString('utf8');
+  // A byte-order mark is no content (RFC 8259 §8.1 lets parsers ignore it; Windows editors write it).
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const nul = text.indexOf('\u0000');
   if (nul >= 0) return { ok: false, problem: diagnostic('SPEC_NUL_CHARACTER', 'The file contains a NUL character', { file, ...lineColumnAt(text, nul) }) };
   return { ok: true, text };

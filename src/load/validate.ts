@@ -27,9 +27,25 @@ export function findBrokenRefs(document: unknown): Diagnostic[] {
   return problems;
 }
 
+/** Validates `bundled`, a copy of the document: it may be changed (see caseFoldHttpSchemes). */
 export async function validateOpenApi(bundled: Json): Promise<Diagnostic[]> {
+  caseFoldHttpSchemes(bundled);
   const errors = schemaErrors(bundled);
   return errors.length > 0 ? schemaProblems(bundled, errors) : [];
+}
+
+/**
+ * HTTP auth scheme names are case-insensitive (RFC 9110 §11.1), so `scheme:
+ * Bearer` is the `bearer` the 3.0 schema's `bearerFormat` branch spells in
+ * lower case. Validation folds them; the model compares them folded too.
+ */
+function caseFoldHttpSchemes(document: Json): void {
+  const schemes = (document.components as { securitySchemes?: Record<string, unknown> } | undefined)?.securitySchemes;
+  for (const entry of Object.values(schemes ?? {})) {
+    const ref = (entry as Json | null)?.$ref;
+    const scheme = (typeof ref === 'string' ? lookup(document, ref) : entry) as Json | undefined;
+    if (scheme?.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
+  }
 }
 
 type AjvValidate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
@@ -79,7 +95,8 @@ function compileOpenApiSchema(version: '3.0' | '3.1'): AjvValidate {
  * rule outside any branch (a parameter without `in` is not "a path parameter
  * missing `required`"), one per location and message.
  */
-function schemaProblems(bundled: Json, errors: AjvError[]): Diagnostic[] {
+function schemaProblems(bundled: Json, allErrors: AjvError[]): Diagnostic[] {
+  const errors = withoutOtherTypes(allErrors);
   const inBranch = (e: AjvError) => /\/(oneOf|anyOf)\//.test(e.schemaPath);
   const plainAt = new Set(errors.filter((e) => !inBranch(e) && e.keyword !== 'oneOf' && e.keyword !== 'anyOf').map((e) => e.instancePath));
   const actionable = errors.filter(
@@ -101,6 +118,40 @@ function schemaProblems(bundled: Json, errors: AjvError[]): Diagnostic[] {
     problems.push(diagnostic('SPEC_INVALID', message, { pointer }));
   }
   return problems;
+}
+
+/**
+ * The 3.0 schema's oneOf of object kinds (a security scheme: apiKey, http,
+ * oauth2, openIdConnect) fails every branch whose `type` is another: keep
+ * only the complaints of the branch the object's `type` chose. A branch is
+ * the definition its errors' schemaPath starts in (`#/definitions/HTTPSecurityScheme`).
+ * Before the noise filter below: other branches' `type` errors would hide this one's.
+ */
+const REFERENCE_BRANCH = '#/definitions/Reference';
+
+function withoutOtherTypes(errors: AjvError[]): AjvError[] {
+  // A definition with an `$id` of its own (OAuth2SecurityScheme) reports paths from `#`: one more branch.
+  const branchOf = (error: AjvError) => {
+    const tokens = error.schemaPath.split('/');
+    return tokens[1] === 'definitions' ? tokens.slice(0, 3).join('/') : '#';
+  };
+  const typeMismatch = (error: AjvError) => (error.keyword === 'enum' || error.keyword === 'const') && error.instancePath.endsWith('/type');
+  const mismatched = new Map<string, Set<string>>(); // object's path → branches its type is not
+  for (const error of errors.filter(typeMismatch)) {
+    const at = error.instancePath.slice(0, -'/type'.length);
+    mismatched.set(at, (mismatched.get(at) ?? new Set()).add(branchOf(error)));
+  }
+  // Only a branch of another kind of object settles it: "or else a Reference" is not a choice of type.
+  const chosenBranchExists = (at: string) =>
+    errors.some((error) => {
+      const branch = branchOf(error);
+      return (error.instancePath === at || error.instancePath.startsWith(`${at}/`)) && branch !== REFERENCE_BRANCH && !mismatched.get(at)!.has(branch);
+    });
+  const settled = [...mismatched.keys()].filter(chosenBranchExists);
+  return errors.filter((error) => {
+    const at = settled.find((path) => error.instancePath === path || error.instancePath.startsWith(`${path}/`));
+    return at === undefined || !mismatched.get(at)!.has(branchOf(error));
+  });
 }
 
 function describe(error: AjvError): string {

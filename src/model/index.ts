@@ -158,6 +158,11 @@ function securitySchemes(document: OpenApiDocument): SecuritySchemeModel[] {
     if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return { name, kind: 'bearer', header: 'Authorization' };
     // OAuth 2 and OpenID Connect access tokens travel as Bearer tokens (RFC 6750).
     if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return { name, kind: 'bearer', header: 'Authorization' };
+    // A key sent in `Authorization` travels as a Bearer token there (Directus: `Authorization: Bearer <token>`);
+    // read as an API key, the Authorization header would be both, and every Bearer request a 401.
+    if (scheme.type === 'apiKey' && scheme.in === 'header' && String(scheme.name).toLowerCase() === 'authorization') {
+      return { name, kind: 'bearer', header: 'Authorization' };
+    }
     if (scheme.type === 'apiKey' && scheme.in === 'header') return { name, kind: 'apiKey', header: String(scheme.name) };
     return { name, kind: 'other' };
   });

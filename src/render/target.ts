@@ -69,6 +69,16 @@ export function templateFile(renderer: Renderer, template: string, path: string,
   return { path, contents: renderer.render(template, view), kind, format: formatOf(path) };
 }
 
+/** A configuration file written from its data: JSON with the pinned formatting, so it reads like a hand-written one. */
+export function jsonFile(path: string, value: object, kind: FileKind): OutputFile {
+  return { path, contents: `${JSON.stringify(value, null, 2)}\n`, kind, format: 'json' };
+}
+
+/** A file of lines (an ignore list), as given. */
+export function linesFile(path: string, lines: readonly string[], kind: FileKind): OutputFile {
+  return { path, contents: `${lines.join('\n')}\n`, kind, format: 'as-is' };
+}
+
 /** `src/runtime/` mirrors a generated project's folders, area by area: `server/store/memory.ts` → `src/store/memory.ts`. */
 const RUNTIME_AREAS: Record<string, string> = { server: 'src', client: 'src/client', conformance: 'test/conformance' };
 

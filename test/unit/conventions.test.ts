@@ -1,7 +1,9 @@
 import { applyConventions } from '../../src/conventions/index.js';
+import { findBrokenRefs } from '../../src/load/validate.js';
 import {
   deref,
   operationsOf,
+  visitRefs,
   type JsonObject,
   type OpenApiDocument,
   type OperationObject,
@@ -770,31 +772,24 @@ describe('typed resource shape', () => {
     expect(bodySchema(merged, operation(merged, '/books', 'get'), '200').properties!.data).toEqual({ type: 'array', items: ref('Book') });
   });
 
-  test('a user component already named BookResource, differently → CONVENTION_NAME_CONFLICT', () => {
+  test('the spec\'s own BookResource and BookAttributes stay; the wrapper and its attributes take Specforge… names', () => {
     const input = spec({ 'x-specforge': { resourceShape: 'typed' } });
     input.components!.schemas!.BookResource = { type: 'string' };
-    const problems = diagnosticsOf(() => merge(input));
-    expect(problems).toEqual([expect.objectContaining({ code: 'CONVENTION_NAME_CONFLICT', pointer: '#/components/schemas/BookResource' })]);
+    input.components!.schemas!.BookAttributes = { type: 'object', properties: { colour: { type: 'string' } } };
+    const merged = merge(input).document;
+    const schemas = merged.components!.schemas!;
+    expect(schemas.BookResource).toEqual({ type: 'string' });
+    expect(schemas.BookAttributes).toEqual(input.components!.schemas!.BookAttributes);
+    expect(bodySchema(merged, operation(merged, '/books/{book_id}', 'get'), '200').properties!.data).toEqual(ref('SpecforgeBookResource'));
+    expect((schemas.SpecforgeBookResource as SchemaObject).properties!.attributes).toEqual(ref('SpecforgeBookAttributes'));
+    expect(findBrokenRefs(merged)).toEqual([]);
+    expect(merge(merged).document).toEqual(merged);
   });
 });
 
 // ── components ───────────────────────────────────────────────────────────────
 
 describe('convention components', () => {
-  test('a conflicting user ErrorEnvelope → CONVENTION_NAME_CONFLICT', () => {
-    const input = spec();
-    input.components!.schemas!.ErrorEnvelope = { type: 'object', properties: { message: { type: 'string' } } };
-    const problems = diagnosticsOf(() => merge(input));
-    expect(problems).toEqual([
-      expect.objectContaining({ code: 'CONVENTION_NAME_CONFLICT', severity: 'error', pointer: '#/components/schemas/ErrorEnvelope' }),
-    ]);
-  });
-
-  test('a user component identical to the convention’s is fine', () => {
-    const input = spec();
-    input.components!.schemas!.ErrorEnvelope = structuredClone(fragments.schemas!.ErrorEnvelope!) as SchemaObject;
-    expect(() => merge(input)).not.toThrow();
-  });
 
   test('3.0 keeps nullable; 3.1 gets type arrays and no nullable anywhere in the installed components', () => {
     const v30 = merge(spec()).document;
@@ -810,6 +805,129 @@ describe('convention components', () => {
   test('the resolved configuration travels with the merged spec', () => {
     const { document, config } = merge(spec());
     expect(document['x-specforge']).toEqual(config);
+  });
+});
+
+// ── the spec's own components under the conventions' names ──────────────────
+
+/** Offset paging, so lists refer to the conventions' `Page`. */
+const offsetPaged = () => spec({ 'x-specforge': { paging: { style: 'offset', defaultLimit: 10, maxLimit: 30 } } });
+
+type OwnComponent = [section: string, name: string, component: JsonObject];
+
+/** Components of the spec's own under names the conventions use, each different from theirs. */
+const OWN: OwnComponent[] = [
+  ['parameters', 'Page', { name: 'page', in: 'query', description: 'Zero-based.', schema: { type: 'integer', minimum: 0 } }],
+  ['responses', 'NotFoundError', { description: 'No such thing.', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } }],
+  ['responses', 'BadRequestError', { description: 'Bad request.' }],
+  ['schemas', 'ErrorEnvelope', { type: 'object', properties: { message: { type: 'string' } } }],
+  ['schemas', 'ErrorDetail', { type: 'string' }],
+  ['headers', 'ETag', { description: 'Version.', schema: { type: 'string', maxLength: 64 } }],
+];
+
+function withOwn(own: OwnComponent[], input = offsetPaged()): OpenApiDocument {
+  const components = input.components as Record<string, Record<string, unknown>>;
+  for (const [section, name, component] of own) (components[section] ??= {})[name] = structuredClone(component);
+  return input;
+}
+
+function refsOf(document: OpenApiDocument): string[] {
+  const found: string[] = [];
+  visitRefs(document, ({ $ref }) => found.push($ref));
+  return found;
+}
+
+const componentsOf = (document: OpenApiDocument) => document.components as Record<string, Record<string, unknown>>;
+const count = (refs: string[], ref: string) => refs.filter((candidate) => candidate === ref).length;
+
+describe.each(OWN)("the spec's own components.%s.%s", (section, name, component) => {
+  const plain = () => merge(offsetPaged()).document;
+  const merged = () => merge(withOwn([[section, name, component]])).document;
+  const refTo = (installed: string) => `#/components/${section}/${installed}`;
+
+  test("stays byte for byte; the conventions' goes under Specforge…", () => {
+    const components = componentsOf(merged());
+    expect(JSON.stringify(components[section]![name])).toBe(JSON.stringify(component));
+    expect(components[section]![`Specforge${name}`]).toEqual(componentsOf(plain())[section]![name]);
+  });
+
+  test('every $ref the conventions write to theirs points at Specforge…, and resolves', () => {
+    const document = merged();
+    const refs = refsOf(document);
+    expect(count(refs, refTo(name))).toBe(0);
+    expect(count(refs, refTo(`Specforge${name}`))).toBe(count(refsOf(plain()), refTo(name)));
+    expect(count(refs, refTo(`Specforge${name}`))).toBeGreaterThan(0);
+    expect(findBrokenRefs(document)).toEqual([]);
+  });
+
+  test('merging the merged spec changes nothing', () => {
+    const once = merged();
+    expect(merge(once).document).toEqual(once);
+  });
+});
+
+describe("the spec's own components under the conventions' names, all at once", () => {
+  test('every one stays byte for byte, every $ref resolves, and a second merge changes nothing', () => {
+    const input = withOwn(OWN);
+    const merged = merge(input).document;
+    for (const [section, name] of OWN) expect(JSON.stringify(componentsOf(merged)[section]![name])).toBe(JSON.stringify(componentsOf(input)[section]![name]));
+    expect(findBrokenRefs(merged)).toEqual([]);
+    expect(merge(merged).document).toEqual(merged);
+  });
+
+  test("the conventions' components refer to each other by the names they were given", () => {
+    const merged = merge(withOwn(OWN)).document;
+    const { responses, schemas } = componentsOf(merged) as { responses: Record<string, ResponseObject>; schemas: Record<string, SchemaObject> };
+    expect(responses.SpecforgeNotFoundError!.content!['application/json']!.schema).toEqual(ref('SpecforgeErrorEnvelope'));
+    expect(responses.ConflictError!.content!['application/json']!.schema).toEqual(ref('SpecforgeErrorEnvelope'));
+    expect(responses.NotModified!.headers!.ETag).toEqual({ $ref: '#/components/headers/SpecforgeETag' });
+    const error = schemas.SpecforgeErrorEnvelope!.properties!.error as SchemaObject;
+    expect((error.properties!.details as SchemaObject).items).toEqual(ref('SpecforgeErrorDetail'));
+  });
+
+  test('in 3.1 as well', () => {
+    const merged31 = merge(withOwn(OWN, spec({ openapi: '3.1.0', 'x-specforge': { paging: { style: 'offset' } } }))).document;
+    expect(findBrokenRefs(merged31)).toEqual([]);
+    expect(merge(merged31).document).toEqual(merged31);
+    expect(refsOf(merged31)).toContain('#/components/parameters/SpecforgePage');
+  });
+});
+
+describe("the conventions' names, further", () => {
+  test("a component of the spec's equal to the conventions' keeps the plain name", () => {
+    const input = offsetPaged();
+    input.components!.parameters = { Page: structuredClone(fragments.parameters!.Page!) as ParameterObject };
+    input.components!.schemas!.ErrorEnvelope = structuredClone(fragments.schemas!.ErrorEnvelope!) as SchemaObject;
+    const merged = merge(input).document;
+    expect(refsOf(merged)).toEqual(expect.arrayContaining(['#/components/parameters/Page', '#/components/schemas/ErrorEnvelope']));
+    expect(JSON.stringify(merged)).not.toContain('Specforge');
+  });
+
+  test('SpecforgePage taken too, differently → SpecforgePage2, deterministically', () => {
+    const taken: OwnComponent = ['parameters', 'SpecforgePage', { name: 'page', in: 'query', schema: { type: 'string' } }];
+    const input = withOwn([OWN[0]!, taken]);
+    const merged = merge(input).document;
+    expect(merged.components!.parameters!.SpecforgePage).toEqual(taken[2]);
+    expect(merged.components!.parameters!.SpecforgePage2).toEqual(fragments.parameters!.Page);
+    expect(refsOf(merged)).toContain('#/components/parameters/SpecforgePage2');
+    expect(merge(merged).document).toEqual(merged);
+    expect(merge(withOwn([OWN[0]!, taken]))).toEqual(merge(input));
+  });
+
+  test("a header's namespaced name is a valid component key: SpecforgeX-Request-Id", () => {
+    const merged = merge(withOwn([['headers', 'X-Request-Id', { schema: { type: 'integer' } }]])).document;
+    expect(Object.keys(merged.components!.headers!)).toContain('SpecforgeX-Request-Id');
+    expect(Object.keys(merged.components!.headers!).every((key) => /^[a-zA-Z0-9.\-_]+$/.test(key))).toBe(true);
+    expect(findBrokenRefs(merged)).toEqual([]);
+  });
+
+  test("a scheme of the spec's own named bearerAuth, and no security → the conventions' Bearer is SpecforgeBearerAuth", () => {
+    const input = spec();
+    input.components!.securitySchemes = { bearerAuth: { type: 'http', scheme: 'basic' } };
+    const merged = merge(input).document;
+    expect(merged.security).toEqual([{ SpecforgeBearerAuth: [] }, { apiKeyAuth: [] }]);
+    expect(merged.components!.securitySchemes!.bearerAuth).toEqual({ type: 'http', scheme: 'basic' });
+    expect(merged.components!.securitySchemes!.SpecforgeBearerAuth).toEqual(fragments.securitySchemes!.bearerAuth);
   });
 });
 

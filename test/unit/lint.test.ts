@@ -6,8 +6,11 @@
 import { DIAGNOSTIC_CATALOG } from '../../src/diagnostics.js';
 import { LINT_CODES, lintSpec, RULES } from '../../src/lint/index.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
+import { loadFragments } from '../../src/resources.js';
 
 type Json = Record<string, unknown>;
+
+const fragments = loadFragments();
 
 const ok = (schema?: Json, status = '200'): Json => ({
   [status]: { description: 'ok', ...(schema ? { content: { 'application/json': { schema } } } : {}) },
@@ -38,7 +41,7 @@ function collection(name: string): Json {
 
 /** [code, pointer, severity] of each finding, optionally of one code. */
 function found(document: OpenApiDocument, code?: string): [string, string, string][] {
-  return lintSpec(document)
+  return lintSpec(document, fragments)
     .filter((d) => code === undefined || d.code === code)
     .map((d) => [d.code, d.pointer ?? '', d.severity]);
 }
@@ -134,7 +137,7 @@ describe('LINT_VERSION_SEGMENT', () => {
   });
 
   test('a version after a resource is misplaced', () => {
-    const findings = lintSpec(doc({ '/books/v1': { get: list('a') } })).filter((d) => d.code === 'LINT_VERSION_SEGMENT');
+    const findings = lintSpec(doc({ '/books/v1': { get: list('a') } }), fragments).filter((d) => d.code === 'LINT_VERSION_SEGMENT');
     expect(findings.map((d) => [d.pointer, d.severity])).toEqual([['#/paths/~1books~1v1', 'error']]);
     expect(findings[0]!.message).toContain('must come first');
   });
@@ -158,7 +161,7 @@ describe('LINT_OPERATION_ID / LINT_OPERATION_ID_DUPLICATE', () => {
       '/books': { get: list('same'), post: create('same', { type: 'object' }) },
       '/books/{id}': { parameters: [pathParam('id')], get: read('same') },
     });
-    const findings = lintSpec(document).filter((d) => d.code === 'LINT_OPERATION_ID_DUPLICATE');
+    const findings = lintSpec(document, fragments).filter((d) => d.code === 'LINT_OPERATION_ID_DUPLICATE');
     expect(findings.map((d) => d.pointer)).toEqual(['#/paths/~1books/post/operationId', '#/paths/~1books~1{id}/get/operationId']);
     for (const d of findings) expect(d.message).toContain('also used by GET /books');
   });
@@ -338,9 +341,20 @@ describe('LINT_CONVENTION_PARAMETER', () => {
 
   test('a limit with a maximum is still the conventions\', but not said to lack one', () => {
     const document = doc({ '/books': { get: list('a', { parameters: [query('limit', { type: 'integer', maximum: 50 }), query('page', { type: 'integer' })] }) } });
-    const findings = lintSpec(document).filter((d) => d.code === 'LINT_CONVENTION_PARAMETER');
+    const findings = lintSpec(document, fragments).filter((d) => d.code === 'LINT_CONVENTION_PARAMETER');
     expect(findings.map((d) => d.pointer)).toEqual(['#/paths/~1books/get/parameters/0', '#/paths/~1books/get/parameters/1']);
     expect(findings[0]!.message).not.toContain('no maximum');
+  });
+
+  test("a $ref to the conventions' own parameter is theirs, wherever the merge installed it; to the spec's own `Page` it is not", () => {
+    const theirs = fragments.parameters!.Page!;
+    const own = { name: 'page', in: 'query', description: 'Zero-based.', schema: { type: 'integer', minimum: 0 } };
+    const listing = (parameter: string, parameters: Json) =>
+      doc({ '/books': { get: list('a', { parameters: [{ $ref: `#/components/parameters/${parameter}` }] }) } }, { components: { parameters } });
+    expect(pointers(listing('Page', { Page: theirs }), 'LINT_CONVENTION_PARAMETER')).toEqual([]);
+    expect(pointers(listing('Page', { Page: own }), 'LINT_CONVENTION_PARAMETER')).toEqual(['#/components/parameters/Page']);
+    // A merged spec: the spec's `Page` beside the conventions' `SpecforgePage`.
+    expect(pointers(listing('SpecforgePage', { Page: own, SpecforgePage: theirs }), 'LINT_CONVENTION_PARAMETER')).toEqual([]);
   });
 });
 
@@ -413,7 +427,7 @@ describe('settings', () => {
 });
 
 describe('review findings (each reproduced before its fix)', () => {
-  const messages = (document: OpenApiDocument, code: string) => lintSpec(document).filter((d) => d.code === code).map((d) => d.message);
+  const messages = (document: OpenApiDocument, code: string) => lintSpec(document, fragments).filter((d) => d.code === code).map((d) => d.message);
 
   test('two problems at one place are both reported', () => {
     const document = doc({ '/things/{a}/{b}': { get: read('get_thing') } });

@@ -21,6 +21,7 @@ import { MAX_DEPTH, MAX_SPEC_BYTES, shapeProblem, sizeProblem } from '../../src/
 import { decodeText, locateInText, parseText } from '../../src/load/parse.js';
 import { isInside, mayReference, refKind, refRootsOf } from '../../src/load/ref-root.js';
 import { SourceSet } from '../../src/load/sources.js';
+import { validateOpenApi } from '../../src/load/validate.js';
 import { nodeVersionProblem, requiredNodeRange } from '../../src/cli/node-version.js';
 import { FIXTURES, loadInNode, ROOT } from '../helpers.js';
 
@@ -392,6 +393,29 @@ describe('loadSpec: invalid fixtures', () => {
   });
 });
 
+describe('security schemes as real specs write them', () => {
+  const withScheme = (scheme: object) => ({
+    openapi: '3.0.3',
+    info: { title: 'T', version: '1' },
+    paths: {},
+    components: { securitySchemes: { token: scheme } },
+  });
+
+  // Before: `scheme: Bearer` was eight errors, one from each oneOf branch, none of them right.
+  test.each(['Bearer', 'BEARER', 'bearer'])('http scheme %s with bearerFormat is valid: scheme names are case-insensitive', async (scheme) => {
+    expect(await validateOpenApi(withScheme({ type: 'http', scheme, bearerFormat: 'JWT' }))).toEqual([]);
+  });
+
+  test.each([
+    { given: { type: 'http', scheme: 'bearer', extra: 1 }, want: 'unexpected property "extra"' },
+    { given: { type: 'http' }, want: 'missing required property "scheme"' },
+    { given: { type: 'apiKey', name: 'X-Key' }, want: 'missing required property "in"' },
+  ])('a broken $given.type scheme gets only the complaint of its own type', async ({ given, want }) => {
+    const problems = await validateOpenApi(withScheme(given));
+    expect(problems.map((problem) => [problem.pointer, problem.message])).toEqual([['#/components/securitySchemes/token', want]]);
+  });
+});
+
 describe('configuration problems', () => {
   test('resolveConfig on unknown-config-key.yaml: CONFIG_UNKNOWN_KEY at #/x-specforge/pagng, suggesting paging', () => {
     const file = invalid('unknown-config-key.yaml');
@@ -606,7 +630,13 @@ describe('shape limits, checked right after parsing', () => {
   test('decodeText: NUL in the text and bytes that are not UTF-8 are placed at their line', () => {
     expect(decodeText(Buffer.from('a: 1\nb: "x\u0000"\n'), 'f.yaml')).toMatchObject({ ok: false, problem: { code: 'SPEC_NUL_CHARACTER', line: 2, column: 6 } });
     expect(decodeText(Buffer.from([0x61, 0x3a, 0x0a, 0x62, 0x3a, 0x20, 0xe9, 0x0a]), 'f.yaml')).toMatchObject({ ok: false, problem: { code: 'SPEC_NOT_UTF8', line: 2 } });
-    expect(decodeText(Buffer.from('\ufeffa: 1\n'), 'f.yaml')).toEqual({ ok: true, text: '\ufeffa: 1\n' });
+  });
+
+  // Before: a JSON file saved with a BOM (Dialogporten's swagger.verified.json) was SPEC_PARSE_ERROR with no position.
+  test('decodeText: a leading byte-order mark is dropped, in JSON and YAML alike; one later in the text is kept', () => {
+    expect(decodeText(Buffer.from('\ufeff{"a": 1}'), 'f.json')).toEqual({ ok: true, text: '{"a": 1}' });
+    expect(decodeText(Buffer.from('\ufeffa: 1\n'), 'f.yaml')).toEqual({ ok: true, text: 'a: 1\n' });
+    expect(decodeText(Buffer.from('a: "\ufeff"\n'), 'f.yaml')).toEqual({ ok: true, text: 'a: "\ufeff"\n' });
   });
 
   test('sizeProblem: the file and the files read before it count together', () => {

@@ -123,6 +123,14 @@ describe('model: API', () => {
     ]);
   });
 
+  // Before: the key header was Authorization itself, so a Bearer request carried an API key the operation refused (401).
+  test('an API key sent in the Authorization header is read as a Bearer token there', () => {
+    const withKeyInAuthorization = spec({
+      components: { securitySchemes: { auth: { type: 'apiKey', in: 'header', name: 'authorization' } }, schemas: { Book: BOOK } },
+    });
+    expect(model(withKeyInAuthorization).securitySchemes).toEqual([{ name: 'auth', kind: 'bearer', header: 'Authorization' }]);
+  });
+
   test('the error catalog, in status order', () => {
     const statuses = api.errors.map((error) => error.status);
     expect(statuses).toEqual([...statuses].sort((a, b) => a - b));

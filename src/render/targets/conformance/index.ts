@@ -11,7 +11,7 @@ import { lookup, type OperationObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
 import { successResponse, jsonSchemaOf } from '../../../openapi/classify.js';
 import type { ApiModel } from '../../../model/index.js';
-import { runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
+import { jsonFile, runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
 import { apiTests, conformanceView } from './view.js';
 
 const DIRECTORY = 'test/conformance';
@@ -21,10 +21,14 @@ const DIRECTORY = 'test/conformance';
  * `plan.ts` is also the generator's definition of the plan (see ./view.ts):
  * the generator and the suite share its types.
  */
-const RUNTIME = ['plan.ts', 'harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts'];
+const RUNTIME = ['plan.ts', 'harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts', 'jest.config.js', 'sequencer.cjs'];
 
-/** Configuration files the same for every API: template name → file. */
-const FIXED = ['jest.config.js', 'sequencer.cjs'];
+/** The project's compiler options, checking the suite without emitting it (ts-jest compiles each file on its own). */
+const TSCONFIG = {
+  extends: '../../tsconfig.json',
+  compilerOptions: { rootDir: '../..', noEmit: true, isolatedModules: true, types: ['node'] },
+  include: ['.'],
+};
 
 export const conformanceTarget: Target = {
   name: 'conformance',
@@ -36,8 +40,7 @@ export const conformanceTarget: Target = {
     const data = (name: string, value: unknown, indent?: number): OutputFile => ({ path: `${DIRECTORY}/${name}`, contents: `${JSON.stringify(value, null, indent)}\n`, kind: 'generated', format: 'as-is' });
     return [
       ...RUNTIME.map((name) => runtimeFile(runtime, `conformance/${name}`, 'generated')),
-      ...FIXED.map((name) => printed(name, `${name}.hbs`, {})),
-      printed('tsconfig.json', 'tsconfig.json.hbs', {}),
+      jsonFile(`${DIRECTORY}/tsconfig.json`, TSCONFIG, 'generated'),
       data('api.json', view.api, 2),
       data('schemas.json', responseSchemas(document, model)),
       // In a folder of their own: no resource name can reach the suite's fixed files.

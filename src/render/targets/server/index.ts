@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ApiModel } from '../../../model/index.js';
 import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
-import { runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
+import { jsonFile, linesFile, runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
 import { compileValidatorsBeside, validatorInputs } from './validators.js';
 import { serverView, type ServerView } from './view.js';
 
@@ -31,13 +31,29 @@ const CONVENTIONS = [
   'request-id',
   'respond',
   'router',
+  'serve',
   'state',
   'validation',
   'versioning',
 ];
 
-/** Conventions that still read the API's settings (`service.ts`), so they stay templates. */
-const TEMPLATED_CONVENTIONS = ['serve'];
+/** The project's compiler options: strict, Node's own ESM resolution, `src/` built to `dist/`. */
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: true,
+    rootDir: 'src',
+    outDir: 'dist',
+    sourceMap: true,
+  },
+  include: ['src'],
+};
+
+const GITIGNORE = ['node_modules/', 'dist/', '# Your versions of files that `specforge generate --force` overwrote.', '.specforge/backup/'];
 
 /** What the generated service installs: the versions specforge itself is tested with. */
 const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];
@@ -61,7 +77,6 @@ export const serverTarget: Target = {
     const convention = (name: string) => runtimeFile(runtime, `server/generated/conventions/${name}.ts`, 'generated');
     return [
       ...CONVENTIONS.map(convention),
-      ...TEMPLATED_CONVENTIONS.map((name) => generated(`conventions/${name}.ts`, `conventions/${name}.ts.hbs`, {})),
       generated('service.ts', 'service.ts.hbs', serviceSettings(model)),
       generated('app.ts', 'app.ts.hbs', view),
       generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups }),
@@ -74,8 +89,8 @@ export const serverTarget: Target = {
       runtimeFile(runtime, 'server/auth.ts', 'scaffold'),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
       scaffold('package.json', 'package.json.hbs', packageView(model)),
-      scaffold('tsconfig.json', 'tsconfig.json.hbs', {}),
-      scaffold('.gitignore', 'gitignore.hbs', {}),
+      jsonFile('tsconfig.json', TSCONFIG, 'scaffold'),
+      linesFile('.gitignore', GITIGNORE, 'scaffold'),
     ];
   },
 };

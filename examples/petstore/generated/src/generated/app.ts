@@ -70,6 +70,8 @@ function proxySettings(): { proxy: boolean; maxIpsCount?: number } {
 export function createApp(options: ServiceOptions): Koa<ServiceState> {
   const app = new Koa<ServiceState>(proxySettings());
   const redaction = redactionOf(SERVICE.apiKeyHeaders);
+  // serve() logs faults outside requests with it too.
+  app.context.redaction = redaction;
   const context: OperationContext<Handlers> = {
     handlers: options.handlers ?? handlers,
     routes: new Map(ROUTES.map((route) => [route.operationId, route])),

@@ -18,6 +18,8 @@ const CREDENTIAL_HEADERS = [
   'set-cookie',
 ];
 const REDACTED = '[redacted]';
+/** Headers whose values are lists of `name=value` pairs separated by `;`. */
+const COOKIE_HEADERS = ['cookie', 'set-cookie'];
 /** Causes are followed this far: a chain is for reading, not for looping on. */
 const MAX_CAUSES = 5;
 
@@ -38,20 +40,34 @@ export function redactionOf(
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean),
   );
-  const names = [...headers].map((name) => name.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')).join('|');
-  // `name: value`, `"name": "value"`, `name=value`; and `Bearer <token>` / `Basic <credentials>` wherever they appear.
-  const pattern = new RegExp(
-    `((?:${names})["']?\\s*[:=]\\s*["']?)[^"'\\r\\n,;}]+|(\\b(?:Bearer|Basic)\\s+)[\\w.~+/=-]+`,
-    'gi',
-  );
-  return { headers, pattern };
+  const escaped = (list: string[]) =>
+    list.map((name) => name.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')).join('|');
+  const cookies = [...headers].filter((name) => COOKIE_HEADERS.includes(name));
+  const others = [...headers].filter((name) => !COOKIE_HEADERS.includes(name));
+  // A value is a quoted string (whole, `;` and `,` included), an array of them (repeated headers
+  // as JSON or util.inspect print them), or bare text: to the line's end for a cookie, whose
+  // pairs `;` separates, else to the next separator.
+  const quoted = `"(?:[^"\\\\\\r\\n]|\\\\.)*"|'(?:[^'\\\\\\r\\n]|\\\\.)*'`;
+  const value = (bare: string) => `(?:${quoted}|\\[(?:\\s*(?:${quoted})\\s*,?)*\\s*\\]|${bare})`;
+  const named = (list: string[], bare: string) =>
+    list.length === 0 ? [] : [`(?:${escaped(list)})["']?\\s*[:=]\\s*${value(bare)}`];
+  const alternatives = [
+    ...named(cookies, `[^\\r\\n]+`),
+    ...named(others, `[^"'\\r\\n,;}]+`),
+    // `Bearer <token>` / `Basic <credentials>` wherever they appear.
+    `\\b(?:Bearer|Basic)\\s+[\\w.~+/=-]+`,
+  ];
+  return { headers, pattern: new RegExp(alternatives.join('|'), 'gi') };
 }
 
+/** Keeps what names the credential (`cookie: `, `Bearer `) and the value's quotes; blanks the value. */
 export function redact(text: string, redaction: Redaction): string {
-  return text.replace(
-    redaction.pattern,
-    (_match, named?: string, scheme?: string) => `${named ?? scheme ?? ''}${REDACTED}`,
-  );
+  return text.replace(redaction.pattern, (match) => {
+    const prefix = /^(?:(?:Bearer|Basic)\s+|[^:=]*?["']?\s*[:=]\s*)/i.exec(match)?.[0] ?? '';
+    const quote = match.charAt(prefix.length);
+    if (quote === '"' || quote === "'") return `${prefix}${quote}${REDACTED}${quote}`;
+    return `${prefix}${REDACTED}`;
+  });
 }
 
 /** Headers fit for a log: credential values replaced. */

@@ -20,7 +20,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Koa from 'koa';
-import { SERVICE } from '../service.js';
 import { currentRequestId, describeError, redactionOf, type Redaction } from './logging.js';
 
 /** In milliseconds. */
@@ -40,6 +39,8 @@ export interface ServeOptions {
   host: string;
   /** Default: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, SHUTDOWN_GRACE_MS (see `timeoutsFromEnv`). */
   timeouts?: Partial<ServerTimeouts>;
+  /** What faults outside requests may not log. Default: the app's own (`app.context.redaction`, set by createApp), else the credential headers. */
+  redaction?: Redaction;
 }
 
 /** The environment's timeouts, or defaults stricter than Node's own (60 s for headers, 5 min per request). */
@@ -60,7 +61,7 @@ export function timeoutsFromEnv(): ServerTimeouts {
 
 export function serve(
   app: Koa<any, any>,
-  { port, host, timeouts: given = {} }: ServeOptions,
+  { port, host, timeouts: given = {}, redaction = appRedaction(app) }: ServeOptions,
 ): Promise<Server> {
   const timeouts = { ...timeoutsFromEnv(), ...given };
   const server = createServer(
@@ -80,10 +81,16 @@ export function serve(
       // Kept for a second signal too: the drain is bounded by its grace period, not cut short by an impatient supervisor.
       process.on('SIGTERM', () => shutdown.stop('SIGTERM', 0));
       process.on('SIGINT', () => shutdown.stop('SIGINT', 0));
-      watchFaults(shutdown, redactionOf(SERVICE.apiKeyHeaders));
+      watchFaults(shutdown, redaction);
       resolve(server);
     });
   });
+}
+
+/** `app.context` is Koa's place for values every request shares: createApp keeps the service's redaction there. */
+function appRedaction(app: Koa<any, any>): Redaction {
+  const kept = (app.context as { redaction?: Redaction }).redaction;
+  return kept ?? redactionOf();
 }
 
 interface Shutdown {
@@ -155,8 +162,9 @@ export function integerFromEnv(
 ): number {
   const value = process.env[name];
   if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min)
+  // Digits only: Number() would also take ' ' (0), '0x10' and '1e3'.
+  const parsed = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min)
     throw new Error(`${name}=${value} is not a whole number of at least ${min}.`);
   return parsed;
 }

@@ -1,0 +1,41 @@
+/** The server's settings from the environment: defaults stricter than Node's, and a clear stop on a bad value. */
+import { afterEach } from '@jest/globals';
+import { integerFromEnv, timeoutsFromEnv } from '../../../src/runtime/server/generated/conventions/serve.js';
+
+const NAMES = ['HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'SPECFORGE_TEST_NUMBER'];
+const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
+afterEach(() => {
+  for (const name of NAMES) if (saved[name] === undefined) delete process.env[name];
+  else process.env[name] = saved[name];
+});
+
+test.each([
+  { given: undefined, want: 7 },
+  { given: '', want: 7 },
+  { given: '0', want: 0 },
+  { given: '1500', want: 1500 },
+])('integerFromEnv: $given gives $want', ({ given, want }) => {
+  if (given === undefined) delete process.env.SPECFORGE_TEST_NUMBER;
+  else process.env.SPECFORGE_TEST_NUMBER = given;
+  expect(integerFromEnv('SPECFORGE_TEST_NUMBER', 7)).toBe(want);
+});
+
+test.each(['-1', '1.5', 'ten', '1e3', '0x10', ' ', '99999999999999999999'])('integerFromEnv refuses %j, naming the variable', (given) => {
+  process.env.SPECFORGE_TEST_NUMBER = given;
+  expect(() => integerFromEnv('SPECFORGE_TEST_NUMBER', 7)).toThrow(/^SPECFORGE_TEST_NUMBER=.* is not a whole number of at least 0\.$/);
+});
+
+test('integerFromEnv holds a minimum', () => {
+  process.env.SPECFORGE_TEST_NUMBER = '0';
+  expect(() => integerFromEnv('SPECFORGE_TEST_NUMBER', 7, { min: 1 })).toThrow('at least 1');
+});
+
+test('timeouts default to 10 s for headers, 30 s per request, 5 s keep-alive, 10 s grace', () => {
+  for (const name of NAMES) delete process.env[name];
+  expect(timeoutsFromEnv()).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, shutdownGraceMs: 10_000 });
+});
+
+test('a headers timeout longer than the request timeout is refused: the headers are part of the request', () => {
+  process.env.HEADERS_TIMEOUT_MS = '40000';
+  expect(() => timeoutsFromEnv()).toThrow('HEADERS_TIMEOUT_MS (40000) must not exceed REQUEST_TIMEOUT_MS (30000)');
+});
