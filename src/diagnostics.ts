@@ -29,6 +29,15 @@ export const DIAGNOSTIC_CATALOG = {
   SPEC_NUL_CHARACTER: 'Remove the NUL character (\\u0000, or a zero byte): no name or text in a spec needs one.',
   SPEC_NOT_UTF8: 'Save the file as UTF-8 (JSON and YAML 1.2 files are UTF-8); the position shown is the first byte that is not.',
   SPEC_INVALID: 'Make the document conform to the OpenAPI specification at the location shown.',
+  OVERLAY_NOT_FOUND:
+    'Check the path given to --overlay (resolved against the current directory) or to "overlay" in specforge.config.json (resolved against its folder).',
+  OVERLAY_INVALID:
+    'Make the overlay an OpenAPI Overlay 1.0 document: `overlay: 1.0.0`, `info` with `title` and `version`, and `actions`, each a `target` (an RFC 9535 JSONPath such as $.paths[\'/items\'].post) with an `update` or `remove: true`.',
+  OVERLAY_TARGET_UNMATCHED:
+    'Correct the target, or drop the action if the spec no longer has the fault it patched; targets are matched against the spec with the files it references inlined.',
+  OVERLAY_TARGET_INVALID:
+    'An action applies to objects and arrays: to change a string, number or null, target the object that holds it and `update` that property.',
+  OVERLAY_TOO_LARGE: 'Target fewer places (a narrower JSONPath), or make the update smaller.',
   CONFIG_UNKNOWN_KEY: 'Remove the key or correct its spelling; `specforge --help` and the README list every option.',
   CONFIG_INVALID_VALUE: 'Use one of the documented values for this option.',
   CONFIG_FILE_INVALID: 'Make specforge.config.json a JSON object, e.g. { "spec": "openapi.yaml", "out": "generated" }.',

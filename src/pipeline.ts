@@ -16,7 +16,7 @@ import { lintSpec } from './lint/index.js';
 import type { OpenApiDocument } from './openapi/document.js';
 import { byKey, byLocation } from './order.js';
 import { createFormatter } from './format/index.js';
-import { loadSpec, placeAll } from './load/index.js';
+import { loadSpec, placeAll, type LoadedSpec } from './load/index.js';
 import { mayReference, refRootsOf } from './load/ref-root.js';
 import type { SourceSet } from './load/sources.js';
 import { buildModel, type ApiModel } from './model/index.js';
@@ -69,6 +69,8 @@ export interface PipelineOptions {
   lint?: boolean;
   /** A folder `$ref`s may reach besides the spec's own tree or repository. */
   refRoot?: string;
+  /** An OpenAPI Overlay file applied to the spec before it is checked. */
+  overlay?: string;
 }
 
 export interface Outputs {
@@ -78,6 +80,8 @@ export interface Outputs {
   warnings: LintWarnings;
   /** Every operation, with the handler file that implements it. */
   operations: Record<string, OperationRecord>;
+  /** Warnings from loading the spec (an overlay target that selects nothing). */
+  loadWarnings: Diagnostic[];
 }
 
 /** Lint warnings a run went on past: how many, and the first few, placed in their files. */
@@ -88,12 +92,13 @@ export interface LintWarnings {
 
 const WARNINGS_SHOWN = 5;
 
-/** Lint only: load (and validate), then the rules; diagnostics in file order. */
+/** Lint only: load (and validate), then the rules; diagnostics in file order, the load's warnings among them. */
 export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
   const progress = options.progress ?? SILENT;
-  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
-  return onceValid(validated, () =>
-    stage(progress, 'lint', () => placeAll(sources, lintWithValidSettings(document, sources, loadFragments())).sort(byLocation)),
+  const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
+  const { document, sources, warnings } = loaded;
+  return onceValid(loaded, () =>
+    stage(progress, 'lint', () => [...warnings, ...placeAll(sources, lintWithValidSettings(document, sources, loadFragments()))].sort(byLocation)),
   );
 }
 
@@ -114,13 +119,14 @@ function lintWithValidSettings(document: OpenApiDocument, sources: SourceSet, fr
 }
 
 /** Merged spec only: load and conventions. */
-export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & { sources: SourceSet }> {
+export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & { sources: SourceSet; loadWarnings: Diagnostic[] }> {
   const progress = options.progress ?? SILENT;
   const resources = loadResources(options.templates);
-  const { document, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
-  return onceValid(validated, async () => {
+  const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
+  const { document, sources, warnings } = loaded;
+  return onceValid(loaded, async () => {
     const merged = await stage(progress, 'conventions', () => withDiagnosticsPlaced(sources, () => applyConventions(document, resources.fragments)));
-    return { ...merged, sources };
+    return { ...merged, sources, loadWarnings: warnings };
   });
 }
 
@@ -129,8 +135,9 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
   const progress = options.progress ?? SILENT;
   const formatter = createFormatter({ threads: formatThreads(options.spec) });
   try {
-    const { document: spec, sources, validated } = await stage(progress, 'load', () => loadSpec(options.spec, { refRoot: options.refRoot }));
-    return await onceValid(validated, async () => {
+    const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
+    const { document: spec, sources, warnings: loadWarnings } = loaded;
+    return await onceValid(loaded, async () => {
       const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources, resources.fragments));
       const { document, config } = await stage(progress, 'conventions', () =>
         withDiagnosticsPlaced(sources, () => applyConventions(spec, resources.fragments)),
@@ -147,7 +154,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           finish: formatter.format,
         }),
       );
-      return { files, sources, resources, warnings, operations: operationRecords(model) };
+      return { files, sources, resources, warnings, operations: operationRecords(model), loadWarnings };
     });
   } finally {
     await formatter.close();
@@ -171,15 +178,16 @@ function formatThreads(spec: string): number {
 /**
  * Runs the stages after load while validation finishes on another thread.
  * An invalid spec's problems win over whatever a later stage made of it, and
- * nothing is returned (so nothing written) before validation has passed.
+ * nothing is returned (so nothing written) before validation has passed. The
+ * load's warnings go with a later stage's problems (as with validation's).
  */
-async function onceValid<T>(validated: Promise<void>, work: () => Promise<T>): Promise<T> {
+async function onceValid<T>({ validated, warnings }: Pick<LoadedSpec, 'validated' | 'warnings'>, work: () => Promise<T>): Promise<T> {
   let result: T;
   try {
     result = await work();
   } catch (error) {
     await validated;
-    throw error;
+    throw error instanceof SpecforgeError && warnings.length > 0 ? new SpecforgeError([...warnings, ...error.diagnostics]) : error;
   }
   await validated;
   return result;
@@ -218,6 +226,8 @@ export interface GenerateResult {
   inputs: string[];
   /** Lint warnings found on the way. */
   warnings: LintWarnings;
+  /** Warnings from loading the spec (an overlay target that selects nothing). */
+  loadWarnings: Diagnostic[];
   /** What the kept package.json lacks, and whether this run added it (--update-package-json). */
   packageJson: PackageJsonResult;
   /** Why the run would not write (hand-edited files, templates left out): a --dry-run reports them after its plan. */
@@ -241,19 +251,20 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const templates = templatesRecord(outDir, options.templates);
   // --update-package-json reads the scaffold it would write, so it always renders.
   const settled = !options.force && !options.updatePackageJson && revert.length === 0 && previous !== undefined;
-  if (settled && isUpToDate({ spec: options.spec, refRoot: options.refRoot, outDir, previous, settings: resources.fingerprint, templates })) {
-    const inputs = referableInputs(options.spec, options.refRoot, previous).map((input) => input.file);
+  if (settled && isUpToDate({ ...options, outDir, previous, settings: resources.fingerprint, templates })) {
+    const inputs = referableInputs(options, previous).map((input) => input.file);
     return {
       actions: [],
       operations: { added: [], removed: [] },
       upToDate: true,
       inputs,
       warnings: { total: 0, first: [] },
+      loadWarnings: [],
       packageJson: NO_PACKAGE_NEEDS,
       refusals: [],
     };
   }
-  const { files, sources, warnings, operations } = await buildOutputs(options, resources);
+  const { files, sources, warnings, operations, loadWarnings } = await buildOutputs(options, resources);
   const progress = options.progress ?? SILENT;
   return stage(progress, 'write', () => {
     const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {})]);
@@ -263,7 +274,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, templates, files: plan.files, operations }));
     const packageJson = keptPackageJson(outDir, plan, options);
     const changes = operationChanges(previous?.operations, operations);
-    return { actions: plan.actions, operations: changes, upToDate: false, inputs: sources.all.map((file) => file.path), warnings, packageJson, refusals };
+    const inputs = sources.all.map((file) => file.path);
+    return { actions: plan.actions, operations: changes, upToDate: false, inputs, warnings, loadWarnings, packageJson, refusals };
   });
 }
 
@@ -304,21 +316,23 @@ function templatesLeftOut(previous: Manifest | undefined, options: GenerateOptio
   ];
 }
 
-/** The spec's files as the output's manifest last recorded them (at least the root), for --watch. */
-export function recordedInputs(spec: string, outDir: string, refRoot?: string): string[] {
-  const root = resolve(spec);
+/** The spec's files as the output's manifest last recorded them (at least the root, and the overlay), for --watch. */
+export function recordedInputs(options: InputOptions, outDir: string): string[] {
+  const given = [options.spec, ...(options.overlay === undefined ? [] : [options.overlay])].map((file) => resolve(file));
   let recorded: string[] = [];
   try {
-    const manifest = readManifest(outputFolder(outDir, spec));
-    recorded = manifest ? referableInputs(spec, refRoot, manifest).map((input) => input.file) : [];
+    const manifest = readManifest(outputFolder(outDir, options.spec));
+    recorded = manifest ? referableInputs(options, manifest).map((input) => input.file) : [];
   } catch {
     // an unreadable manifest is reported by the run itself
   }
-  return [...new Set([root, ...recorded])];
+  return [...new Set([...given, ...recorded])];
 }
 
 export interface CheckResult {
   findings: Finding[];
+  /** Warnings from loading the spec (an overlay target that selects nothing). */
+  loadWarnings: Diagnostic[];
 }
 
 /** Regenerates in memory and lists every difference from what is on disk. */
@@ -328,14 +342,14 @@ export async function check(options: GenerateOptions): Promise<CheckResult> {
   const revert = templatesLeftOut(previous, options, 'check');
   if (revert.length > 0) throw new SpecforgeError(revert);
   // Drift only: the rules were applied when the output was generated.
-  const { files, sources, resources, operations } = await buildOutputs({ ...options, lint: false });
+  const { files, sources, resources, operations, loadWarnings } = await buildOutputs({ ...options, lint: false });
   const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {}), MANIFEST_PATH]);
   const findings = findDrift({ files, previous, disk });
   const expected = planWrite({ files, previous, disk, force: false, outDir: options.outDir }).files;
   const manifest = manifestFor({ sources, resources, templates: templatesRecord(outDir, options.templates), files: expected, operations });
   if (previous === undefined) findings.push({ path: MANIFEST_PATH, problem: 'missing' });
   else if (disk.get(MANIFEST_PATH) !== sha256(serializeManifest(manifest))) findings.push({ path: MANIFEST_PATH, problem: 'stale' });
-  return { findings };
+  return { findings, loadWarnings };
 }
 
 interface ManifestInput {
@@ -347,13 +361,14 @@ interface ManifestInput {
 }
 
 function manifestFor({ sources, resources, templates, files, operations }: ManifestInput): Manifest {
-  const root = dirname(sources.root);
+  const overlay = sources.overlayFile;
   return {
     manifestVersion: 1,
     generator: `specforge@${VERSION}`,
-    inputs: sources.all.map((file) => ({ path: relative(root, file.path).split(sep).join('/'), sha256: file.hash })),
+    inputs: sources.all.map((file) => ({ path: inputName(sources.root, file.path), sha256: file.hash })),
     settings: resources.fingerprint,
     ...(templates === undefined ? {} : { templates }),
+    ...(overlay === undefined ? {} : { overlay: inputName(sources.root, overlay) }),
     files,
     operations,
   };
@@ -372,9 +387,19 @@ function operationChanges(
   return { added: missingFrom(current, previous), removed: missingFrom(previous, current) };
 }
 
-interface UpToDateInput {
+/** What names the inputs: the spec, where its `$ref`s may lead, the overlay. */
+interface InputOptions {
   spec: string;
   refRoot?: string | undefined;
+  overlay?: string | undefined;
+}
+
+/** An input's name in the manifest: relative to the spec's folder, `/`-separated. */
+function inputName(spec: string, file: string): string {
+  return relative(dirname(resolve(spec)), resolve(file)).split(sep).join('/');
+}
+
+interface UpToDateInput extends InputOptions {
   outDir: string;
   previous: Manifest;
   settings: string;
@@ -382,12 +407,14 @@ interface UpToDateInput {
 }
 
 /** Same inputs, same settings, outputs untouched: the run would change nothing. */
-function isUpToDate({ spec, refRoot, outDir, previous, settings, templates }: UpToDateInput): boolean {
+function isUpToDate(options: UpToDateInput): boolean {
+  const { spec, overlay, outDir, previous, settings, templates } = options;
   if (previous.settings !== settings || previous.templates !== templates) return false;
-  const root = dirname(resolve(spec));
-  const rootName = relative(root, resolve(spec)).split(sep).join('/');
+  // The same overlay, or none, as last time: its contents are compared with the other inputs'.
+  if (previous.overlay !== (overlay === undefined ? undefined : inputName(spec, overlay))) return false;
+  const rootName = inputName(spec, spec);
   if (!previous.inputs.some((input) => input.path === rootName)) return false;
-  const inputs = referableInputs(spec, refRoot, previous);
+  const inputs = referableInputs(options, previous);
   // An input the spec may not reference now is not read here: the real run that follows reports it.
   if (inputs.length < previous.inputs.length) return false;
   if (!inputs.every((input) => specFileHash(input.file) === input.sha256)) return false;
@@ -396,9 +423,15 @@ function isUpToDate({ spec, refRoot, outDir, previous, settings, templates }: Up
   return Object.entries(previous.files).every(([path, entry]) => entry.kind === 'scaffold' || disk.get(path) === entry.sha256);
 }
 
-/** The manifest's inputs the spec may reference (inside its ref roots), with their files; a manifest may name any path. */
-function referableInputs(spec: string, refRoot: string | undefined, manifest: Manifest): (Manifest['inputs'][number] & { file: string })[] {
+/**
+ * The manifest's inputs this run may read, with their files: those the spec
+ * may reference (inside its ref roots), and the overlay given; a manifest may name any path.
+ */
+function referableInputs({ spec, refRoot, overlay }: InputOptions, manifest: Manifest): (Manifest['inputs'][number] & { file: string })[] {
   const folder = dirname(resolve(spec));
   const roots = refRootsOf(spec, refRoot);
-  return manifest.inputs.map((input) => ({ ...input, file: resolve(folder, input.path) })).filter((input) => mayReference(roots, input.file));
+  const given = overlay === undefined ? undefined : resolve(overlay);
+  return manifest.inputs
+    .map((input) => ({ ...input, file: resolve(folder, input.path) }))
+    .filter((input) => input.file === given || mayReference(roots, input.file));
 }

@@ -22,6 +22,8 @@ export interface ConfigFile {
   templates?: string;
   /** Accepted for the folder `$ref`s may reach; no command reads it yet. */
   refRoot?: string;
+  /** The OpenAPI Overlay file applied to the spec (`--overlay`). */
+  overlay?: string;
   lint?: boolean;
 }
 
@@ -33,6 +35,7 @@ const KEYS: Record<Exclude<keyof ConfigFile, 'file'>, Kind> = {
   out: 'path',
   templates: 'path',
   refRoot: 'path',
+  overlay: 'path',
   lint: 'boolean',
 };
 

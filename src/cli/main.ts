@@ -23,6 +23,7 @@ import {
   printOperationChanges,
   printPackageNeeds,
   printLintReport,
+  printLoadWarnings,
   printWarnings,
   progressOn,
   type Output,
@@ -35,6 +36,7 @@ export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
 interface Common {
   spec: string;
   refRoot: string | undefined;
+  overlay: string | undefined;
   quiet: boolean;
   color: boolean | undefined;
   /** The inputs given as flags (or the spec argument), to repeat them in a command we advise. */
@@ -42,7 +44,7 @@ interface Common {
 }
 
 /** What the command line named, before specforge.config.json fills the gaps. */
-type Given = Partial<Pick<ConfigFile, 'spec' | 'out' | 'templates' | 'refRoot' | 'lint'>>;
+type Given = Partial<Pick<ConfigFile, 'spec' | 'out' | 'templates' | 'refRoot' | 'overlay' | 'lint'>>;
 
 interface GenerateArgs extends Common {
   out: string;
@@ -127,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
         '  lint      [--format text|json] [--strict]',
         '  check     [--out <dir>] [--templates <dir>]',
         '  merge     --out <file|->',
-        '  all       [--ref-root <dir>] [--quiet] [--color|--no-color]',
+        '  all       [--ref-root <dir>] [--overlay <file>] [--quiet] [--color|--no-color]',
         '',
         'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.',
         `Inputs and options may live in ${CONFIG_FILE}, found in this folder or above it; flags override it.`,
@@ -177,7 +179,7 @@ function stdoutAsValue(argv: string[]): string[] {
  */
 function withConfig<T extends Common>(args: Record<string, unknown>, required: ('spec' | 'out')[]): T {
   const given: Given = {};
-  for (const key of ['spec', 'out', 'templates', 'refRoot', 'lint'] as const) {
+  for (const key of ['spec', 'out', 'templates', 'refRoot', 'overlay', 'lint'] as const) {
     if (args[key] !== undefined) (given as Record<string, unknown>)[key] = args[key];
   }
   const file = discoverConfigFile(process.cwd());
@@ -225,6 +227,10 @@ function specArgument(y: Argv): Argv {
     .option('ref-root', {
       type: 'string',
       describe: "A folder whose files $refs may also reach (by default only the spec's folder tree, or its git repository)",
+    })
+    .option('overlay', {
+      type: 'string',
+      describe: 'An OpenAPI Overlay 1.0 file (one) whose actions patch the spec before it is checked, e.g. to fix a fault in a spec you do not own',
     });
 }
 
@@ -232,6 +238,11 @@ function outputOptions(y: Argv): Argv {
   return y
     .option('out', { alias: 'o', type: 'string', describe: `Output directory of the generated project; default: "out" in ${CONFIG_FILE}` })
     .option('templates', { type: 'string', describe: 'Directory of templates that override the built-in ones by relative path (e.g. types/types.ts.hbs)' });
+}
+
+/** What every command reads: the spec, the folder its `$ref`s may also reach, the overlay. */
+function inputsOf(args: Common): { spec: string; refRoot: string | undefined; overlay: string | undefined } {
+  return { spec: args.spec, refRoot: args.refRoot, overlay: args.overlay };
 }
 
 async function guarded(output: Output, run: () => Promise<number>): Promise<number> {
@@ -258,8 +269,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     guarded(output, async () => {
       const began = performance.now();
       const result = await generate({
-        spec: args.spec,
-        refRoot: args.refRoot,
+        ...inputsOf(args),
         outDir: args.out,
         templates: args.templates,
         force: args.force,
@@ -268,7 +278,8 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
         updatePackageJson: args.updatePackageJson,
         progress: progressOn(output),
       });
-      printWarnings(output, result.warnings, args.spec);
+      printLoadWarnings(output, result.loadWarnings);
+      printWarnings(output, result.warnings, [args.spec, ...(args.overlay === undefined ? [] : ['--overlay', args.overlay])].map(shellWord).join(' '));
       const took = formatDuration(performance.now() - began);
       if (result.upToDate) output.out(`Up to date: ${args.out} already matches ${args.spec} (${took}).`);
       else {
@@ -286,7 +297,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   const refused = await guarded(output, async () => (outputFolder(args.out, args.spec), EXIT.ok));
   if (refused !== EXIT.ok) return refused;
   // Until a run succeeds, the inputs the last generation recorded (a broken first run still watches them).
-  let lastInputs = recordedInputs(args.spec, args.out, args.refRoot);
+  let lastInputs = recordedInputs(inputsOf(args), args.out);
   const code = await once();
   if (!args.watch) return code;
   await watchAndRegenerate({ inputs: () => lastInputs, run: once, output });
@@ -302,7 +313,8 @@ async function runMerge(args: Common & { out: string }): Promise<number> {
         diagnostic('OUTPUT_TARGET_REFUSED', `--out ${JSON.stringify(args.out)} ${refused}`, { file: args.spec }, { hint: 'Name the file to write, e.g. --out openapi.merged.yaml, or - for standard output.' }),
       ]);
     }
-    const { document, sources } = await mergeSpec({ spec: args.spec, refRoot: args.refRoot, progress: progressOn(output) });
+    const { document, sources, loadWarnings } = await mergeSpec({ ...inputsOf(args), progress: progressOn(output) });
+    printLoadWarnings(output, loadWarnings);
     if (args.out !== '-' && sources.all.some((file) => file.path === resolve(args.out))) {
       throw new SpecforgeError([
         diagnostic('OUTPUT_NOT_OURS', `--out ${args.out} is part of the spec; refusing to overwrite it`, { file: args.out }, {
@@ -326,6 +338,7 @@ function generateCommand(given: Given): string {
   if (given.spec !== undefined) words.push(shellWord(given.spec));
   if (given.out !== undefined) words.push('--out', shellWord(given.out));
   if (given.templates !== undefined) words.push('--templates', shellWord(given.templates));
+  if (given.overlay !== undefined) words.push('--overlay', shellWord(given.overlay));
   return words.join(' ');
 }
 
@@ -349,7 +362,7 @@ async function runLint(args: LintArgs): Promise<number> {
     return counts.errors > 0 ? EXIT.userError : EXIT.ok;
   };
   try {
-    const found = await lint({ spec: args.spec, refRoot: args.refRoot, progress: args.format === 'json' ? undefined : progressOn(output) });
+    const found = await lint({ ...inputsOf(args), progress: args.format === 'json' ? undefined : progressOn(output) });
     const diagnostics = args.strict ? found.map((d) => ({ ...d, severity: 'error' as const })) : found;
     if (args.format === 'json') return asJson(diagnostics);
     // --quiet: errors only, and the counts of all.
@@ -366,7 +379,8 @@ async function runLint(args: LintArgs): Promise<number> {
 async function runCheck(args: GenerateArgs): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    const { findings } = await check({ spec: args.spec, refRoot: args.refRoot, outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    const { findings, loadWarnings } = await check({ ...inputsOf(args), outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    printLoadWarnings(output, loadWarnings);
     if (findings.length === 0) {
       output.out(`${args.out} is up to date with ${args.spec}.`);
       return EXIT.ok;

@@ -29,8 +29,17 @@ export function paint(output: Output, code: string, text: string): string {
 }
 
 export function printDiagnostics(output: Output, diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) output.err(formatDiagnostic(d, { color: output.color, cwd: process.cwd() }));
+  printEach(output, diagnostics);
   output.err(summaryLine(countBySeverity(diagnostics)));
+}
+
+function printEach(output: Output, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) output.err(formatDiagnostic(d, { color: output.color, cwd: process.cwd() }));
+}
+
+/** Warnings from loading the spec (an overlay target that selects nothing): each in full, unless --quiet. */
+export function printLoadWarnings(output: Output, warnings: readonly Diagnostic[]): void {
+  if (!output.quiet) printEach(output, warnings);
 }
 
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
@@ -63,11 +72,11 @@ export function printLintReport(output: Output, diagnostics: readonly Diagnostic
 }
 
 /** During `generate`: the first few lint warnings, then where to see them all. */
-export function printWarnings(output: Output, warnings: LintWarnings, spec: string): void {
+export function printWarnings(output: Output, warnings: LintWarnings, lintArguments: string): void {
   if (warnings.total === 0 || output.quiet) return;
-  for (const d of warnings.first) output.err(formatDiagnostic(d, { color: output.color, cwd: process.cwd() }));
+  printEach(output, warnings.first);
   const more = warnings.total - warnings.first.length;
-  output.err(`${warnings.total} lint warning${warnings.total === 1 ? '' : 's'}${more > 0 ? ` (${more} more not shown)` : ''}: \`specforge lint ${spec}\` lists them all.`);
+  output.err(`${warnings.total} lint warning${warnings.total === 1 ? '' : 's'}${more > 0 ? ` (${more} more not shown)` : ''}: \`specforge lint ${lintArguments}\` lists them all.`);
 }
 
 /**

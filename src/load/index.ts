@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { diagnostic, parsePointer, percentDecode, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { hoistInlinedFiles } from './hoist.js';
+import { valueBudget } from './limits.js';
+import { applyOverlay, readOverlay } from './overlay.js';
 import { compiledWorker, runOnWorker } from '../threads.js';
 import { SourceSet } from './sources.js';
 import { findBrokenRefs, validateOpenApi } from './validate.js';
@@ -16,6 +18,8 @@ import { findBrokenRefs, validateOpenApi } from './validate.js';
 export interface LoadedSpec {
   document: OpenApiDocument;
   sources: SourceSet;
+  /** Warnings the load went on past (an overlay target that selects nothing), placed in their files. */
+  warnings: Diagnostic[];
   /**
    * Validation against the OpenAPI schema, running on another thread while
    * the next stages work (1 s on GitHub's spec). Rejects with its problems;
@@ -27,6 +31,8 @@ export interface LoadedSpec {
 export interface LoadOptions {
   /** A folder `$ref`s may reach besides the spec's own tree or repository (`--ref-root`). */
   refRoot?: string;
+  /** An OpenAPI Overlay file applied to the bundle before it is checked (`--overlay`). */
+  overlay?: string;
 }
 
 export async function loadSpec(file: string, options: LoadOptions = {}): Promise<LoadedSpec> {
@@ -35,13 +41,39 @@ export async function loadSpec(file: string, options: LoadOptions = {}): Promise
   const root = sources.get(sources.root)!.value;
   stopOn(sources, checkKind(root, sources.root));
 
-  const bundled = sources.all.length > 1 ? await bundle(sources, root as OpenApiDocument) : (root as OpenApiDocument);
-  stopOn(sources, findBrokenRefs(bundled));
+  const severalFiles = sources.all.length > 1; // the spec's own: the overlay, read next, is not bundled
+  const bundled = severalFiles ? await bundle(sources, root as OpenApiDocument) : (root as OpenApiDocument);
+  // Everything after sees the patched document: the ref check, validation, the lint, the merge.
+  const { document, warnings } = options.overlay === undefined ? { document: bundled, warnings: [] } : overlaid(sources, bundled, options.overlay);
+  // A target that selected nothing may be why the spec is still invalid: its warning goes with the errors.
+  const stop = (problems: Diagnostic[]) => {
+    if (problems.length > 0) throw new SpecforgeError([...warnings, ...placeAll(sources, problems)]);
+  };
+  stop(findBrokenRefs(document));
   // Validation sees the bundle before hoisting, so every problem's pointer leads back to its file.
-  const validated = validateBeside(bundled).then((problems) => stopOn(sources, problems));
+  const validated = validateBeside(document).then(stop);
   validated.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
-  if (sources.all.length > 1) hoistInlinedFiles(bundled, sources);
-  return { document: bundled, sources, validated };
+  if (severalFiles) hoistInlinedFiles(document, sources);
+  return { document, sources, validated, warnings };
+}
+
+/**
+ * The bundle with the overlay's actions applied (see overlay.ts). The
+ * overlay file joins the spec's sources, so it is an input like them, and a
+ * problem at a place an update put in the document is placed in the overlay.
+ */
+function overlaid(sources: SourceSet, bundled: OpenApiDocument, overlayPath: string): { document: OpenApiDocument; warnings: Diagnostic[] } {
+  const file = sources.readOverlay(resolve(overlayPath));
+  if ('code' in file) throw new SpecforgeError(placeAll(sources, [file]));
+  const overlay = readOverlay(file.value, file.path);
+  if (Array.isArray(overlay)) throw new SpecforgeError(placeAll(sources, overlay));
+  // Updates may add as many values as the texts of the spec and the overlay could hold.
+  const texts = sources.all.reduce((length, source) => length + source.text.length, 0);
+  const result = applyOverlay(bundled, overlay, valueBudget(texts));
+  sources.recordOverlay(file.path, result.origin);
+  const placed = placeAll(sources, result.problems);
+  if (placed.some((problem) => problem.severity === 'error')) throw new SpecforgeError(placed);
+  return { document: result.document as OpenApiDocument, warnings: placed };
 }
 
 function validateBeside(bundled: OpenApiDocument): Promise<Diagnostic[]> {

@@ -30,6 +30,11 @@ export const MAX_DEPTH = 256;
  */
 export const MAX_VALUES_PER_CHARACTER = 4;
 
+/** The most values a document whose text has this many characters may hold (see MAX_VALUES_PER_CHARACTER). */
+export function valueBudget(textLength: number): number {
+  return MAX_VALUES_PER_CHARACTER * textLength + 1_000;
+}
+
 /** Where a walk stands: a linked path, built into a pointer only when a problem is found. */
 interface Place {
   token: string;
@@ -49,7 +54,7 @@ function pathOf(place: Place | undefined): string[] {
  * problem, so it is linear in the text whatever the document is.
  */
 export function shapeProblem(value: unknown, file: string, textLength: number): Diagnostic | undefined {
-  const budget = MAX_VALUES_PER_CHARACTER * textLength + 1_000;
+  const budget = valueBudget(textLength);
   let values = 0;
   const pending: { value: unknown; depth: number; place: Place | undefined }[] = [{ value, depth: 0, place: undefined }];
   while (pending.length > 0) {

@@ -10,6 +10,7 @@ import { diagnostic, parsePointer, parseRef, percentDecode, toPointer, type Diag
 import { specHash } from '../hash.js';
 import { isObject, visitRefs, walk } from '../openapi/document.js';
 import { locateInJson } from './json-positions.js';
+import type { Origin } from './overlay.js';
 import { sizeProblem } from './limits.js';
 import { mayReference, refKind, refRootsOf } from './ref-root.js';
 import { decodeText, indexText, locateInText, parseText, type TextIndex } from './parse.js';
@@ -170,12 +171,38 @@ export class SourceSet {
     this.moved.set(to.join('/'), from);
   }
 
+  /** The overlay applied to the bundle (see overlay.ts): its file, and where each place of the patched document came from. */
+  private overlay: { file: string; origin: (tokens: readonly string[]) => Origin } | undefined;
+
+  /** Reads the overlay file as any file of the spec (size, encoding, shape), so that it is an input too. */
+  readOverlay(path: string): SourceFile | Diagnostic {
+    if (!existsSync(path) || !statSync(path).isFile()) {
+      const what = existsSync(path) ? 'is not a file' : 'does not exist';
+      return diagnostic('OVERLAY_NOT_FOUND', `The overlay ${path} ${what}`, { file: path });
+    }
+    return this.read(path);
+  }
+
+  recordOverlay(file: string, origin: (tokens: readonly string[]) => Origin): void {
+    this.overlay = { file, origin };
+  }
+
+  /** The overlay file applied, if one was. */
+  get overlayFile(): string | undefined {
+    return this.overlay?.file;
+  }
+
   /** The file and the path inside it that a pointer into the bundled document comes from. */
   resolveBundled(pointer: string): { file: string; tokens: string[] } {
-    const tokens = parsePointer(pointer);
+    let tokens = parsePointer(pointer);
     for (let length = tokens.length; length > 0 && this.moved.size > 0; length--) {
       const origin = this.moved.get(tokens.slice(0, length).join('/'));
       if (origin) return { file: origin.file, tokens: [...origin.tokens, ...tokens.slice(length)] };
+    }
+    if (this.overlay) {
+      const origin = this.overlay.origin(tokens);
+      if ('overlay' in origin) return { file: this.overlay.file, tokens: origin.overlay };
+      tokens = origin.document;
     }
     return this.followBundled(tokens);
   }

@@ -27,6 +27,11 @@ export interface Manifest {
    * across checkouts); absent for the built-in templates. A run without it would revert what they customise.
    */
   templates?: string;
+  /**
+   * The overlay applied to the spec (one of `inputs`, named the same way); absent for none. A run with
+   * another overlay, or none, generates something else even where every input is unchanged.
+   */
+  overlay?: string;
   /** The spec's operations and the handler file that implements each, to report what a regeneration added or removed. */
   operations?: Record<string, OperationRecord>;
 }
@@ -51,9 +56,11 @@ function shapeProblem(value: Manifest): string | undefined {
     const problem = pathProblem(input.path, { upward: true });
     if (problem) return `inputs[${index}].path ${quoted(input.path)} ${problem}`;
   }
-  if (value.templates !== undefined) {
-    const problem = typeof value.templates === 'string' ? pathProblem(value.templates, { upward: true }) : 'is not a string';
-    if (problem) return `templates ${quoted(String(value.templates))} ${problem}`;
+  for (const key of ['templates', 'overlay'] as const) {
+    const path: unknown = value[key];
+    if (path === undefined) continue;
+    const problem = typeof path === 'string' ? pathProblem(path, { upward: true }) : 'is not a string';
+    if (problem) return `${key} ${quoted(String(path))} ${problem}`;
   }
   if (typeof value.files !== 'object' || value.files === null) return '`files` must be an object';
   for (const [path, entry] of Object.entries(value.files)) {

@@ -52,13 +52,21 @@ describe('discovery: the nearest file, from the current folder up', () => {
 
 describe('reading: paths relative to the file, every key checked', () => {
   test('paths are resolved against the file’s folder, options kept as they are', () => {
-    const file = writeConfig(join(work.dir, 'project'), { spec: 'api/openapi.yaml', out: '../generated', templates: 'tpl', refRoot: '.', lint: false });
+    const file = writeConfig(join(work.dir, 'project'), {
+      spec: 'api/openapi.yaml',
+      out: '../generated',
+      templates: 'tpl',
+      refRoot: '.',
+      overlay: 'api/fix.overlay.yaml',
+      lint: false,
+    });
     expect(readConfigFile(file)).toEqual({
       file,
       spec: join(work.dir, 'project/api/openapi.yaml'),
       out: join(work.dir, 'generated'),
       templates: join(work.dir, 'project/tpl'),
       refRoot: join(work.dir, 'project'),
+      overlay: join(work.dir, 'project/api/fix.overlay.yaml'),
       lint: false,
     });
   });
@@ -68,7 +76,7 @@ describe('reading: paths relative to the file, every key checked', () => {
     const [typo, unknown] = diagnosticsOf(() => readConfigFile(file));
     expect(typo).toMatchObject({ code: 'CONFIG_UNKNOWN_KEY', file, pointer: '#/tempaltes' });
     expect(typo!.message).toContain('did you mean "templates"?');
-    expect(typo!.hint).toBe('Known keys: spec, out, templates, refRoot, lint.');
+    expect(typo!.hint).toBe('Known keys: spec, out, templates, refRoot, overlay, lint.');
     expect(unknown).toMatchObject({ code: 'CONFIG_UNKNOWN_KEY', pointer: '#/frobnicate' });
     expect(unknown!.message).not.toContain('did you mean');
   });

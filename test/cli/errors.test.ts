@@ -359,7 +359,7 @@ describe('bad command lines', () => {
 });
 
 describe('--help and --version', () => {
-  const GENERATE_FLAGS = ['--out', '--templates', '--dry-run', '--force', '--watch', '--quiet', '--color'];
+  const GENERATE_FLAGS = ['--out', '--templates', '--overlay', '--dry-run', '--force', '--watch', '--quiet', '--color'];
 
   test.each([[['generate', '--help']], [['--help']]])('specforge %j exits 0 and lists every flag of generate', async (args) => {
     const result = await runCli(args);
