@@ -1,5 +1,5 @@
 /** The route tree: one step per path segment, literals before parameters, 405 with the methods a path has. */
-import { routeTree, within } from '../../../src/runtime/server/generated/conventions/router.js';
+import { routeTree, unmatchedBy, within } from '../../../src/runtime/server/generated/conventions/router.js';
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
 
 function tree() {
@@ -58,5 +58,22 @@ describe('within: the path below the base path, on a segment boundary', () => {
     ['/authors', '', '/authors'],
   ])('%s under %s', (path, basePath, below) => {
     expect(within(path, basePath)).toBe(below);
+  });
+});
+
+describe('unmatchedBy: an unknown path is 404, the path of another version 406', () => {
+  const statusOf = (basePath: string, path: string) => (unmatchedBy({ basePath, version: 1 })(path) as ApiError).status;
+  test.each([
+    ['/api/v1', '/api/v2/authors', 406],
+    ['/api/v1', '/api/v1/nothing', 404],
+    ['/api/v1', '/other', 404],
+    // Before: with the version in the spec's paths (base path ''), every unknown path was 406 "Version / is not served".
+    ['', '/', 404],
+    ['', '/zen', 404],
+    ['', '/api/v1/nothing', 404],
+    ['', '/api/v2/dialogs', 406],
+    ['', '/v2/dialogs', 406],
+  ])('under %j, %s → %i', (basePath, path, status) => {
+    expect(statusOf(basePath, path)).toBe(status);
   });
 });
