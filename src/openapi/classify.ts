@@ -99,6 +99,9 @@ export function isEnvelope(document: OpenApiDocument, schema: SchemaObject | Ref
   const properties = resolved?.properties;
   if (!isObject(properties) || properties.data === undefined) return false;
   if (!Object.keys(properties).every((name) => ENVELOPE_MEMBERS.has(name))) return false;
+  // The conventions' `meta` (with its timestamp) beside it settles it: the envelope of a scalar answer (a new id).
+  const meta = properties.meta && deref<SchemaObject>(document, properties.meta);
+  if (isObject(meta?.properties?.timestamp)) return true;
   const data = deref<SchemaObject>(document, properties.data);
   return data === undefined || scalarTypeOf(data) === undefined;
 }

@@ -413,4 +413,26 @@ export const VARIANTS: Variant[] = [
     fails: /GET \/settings → 200 with the success envelope, data valid against the schema/,
     project: 'shapes',
   },
+  // ── writes that answer no body, creates that answer an id (shapes.yaml) ──
+  {
+    name: 'no-body-replace-not-stored',
+    breaks: 'a PUT answered 204 replaces the item (here it answers 204 and stores nothing)',
+    patches: [patch('src/handlers/tasks.ts', 'replaceTask: (request) => store.tasks.replace(request) !== undefined,', 'replaceTask: () => true,')],
+    fails: /PUT \/tasks\/\{task_id\} → 204, replaces the resource/,
+    project: 'shapes',
+  },
+  {
+    name: 'no-body-replace-of-missing-item',
+    breaks: 'a PUT of an item that does not exist is 404 (here 204)',
+    patches: [patch('src/handlers/tasks.ts', 'replaceTask: (request) => store.tasks.replace(request) !== undefined,', 'replaceTask: (request) => void store.tasks.replace(request),')],
+    fails: /PUT \/tasks\/\{task_id\} → 404 RESOURCE_NOT_FOUND for an unknown id/,
+    project: 'shapes',
+  },
+  {
+    name: 'created-id-not-the-item',
+    breaks: "a create that answers an id answers the new item's (here another)",
+    patches: [patch('src/handlers/notes.ts', 'store.notes.create<{ id: string }>(request)?.id', "(store.notes.create(request), '00000000-0000-4000-8000-000000000000')")],
+    fails: /POST \/notes → 201 with the created resource \(or its id\), then GET returns it/,
+    project: 'shapes',
+  },
 ];

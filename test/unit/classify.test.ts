@@ -120,6 +120,10 @@ describe('isEnvelope', () => {
     { name: 'data, links, included', given: { type: 'object', properties: { data: bookRef, links: {}, included: {} } }, want: true },
     { name: 'through a $ref', given: { $ref: '#/components/schemas/Env' }, want: true },
     { name: 'a resource with a data field among others', given: { type: 'object', properties: { data: {}, name: {} } }, want: false },
+    { name: 'a blob: a scalar data alone', given: { type: 'object', properties: { data: { type: 'string' } } }, want: false },
+    // Before: the merged envelope of a create answering its new id was wrapped again on the next merge.
+    { name: 'a scalar data with the envelope meta: the envelope of an id', given: { type: 'object', properties: { data: { type: 'string' }, meta: { type: 'object', properties: { timestamp: { type: 'string' } } } } }, want: true },
+    { name: 'a scalar data with a meta of its own: a resource', given: { type: 'object', properties: { data: { type: 'string' }, meta: { type: 'object' } } }, want: false },
     { name: 'no data', given: { type: 'object', properties: { meta: {}, pagination: {} } }, want: false },
     { name: 'a plain resource', given: bookRef, want: false },
     { name: 'an array', given: bookList, want: false },

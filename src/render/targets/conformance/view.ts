@@ -207,8 +207,11 @@ function successTests({ operation, plan, resource }: TestInput): TestView[] {
       return answerOf(operation).isList ? [test(operation, `→ ${status} with the list envelope, data valid against the schema`, 'lists')] : [];
     case 'read':
       return [test(operation, `→ ${status} with the success envelope, data valid against the schema`, 'reads')];
-    case 'create':
-      return plan.sample === undefined ? [] : [test(operation, `→ ${status} with the created resource, then GET returns it`, 'creates')];
+    case 'create': {
+      if (plan.sample === undefined) return [];
+      const outcome = answerOf(operation).hasData ? `→ ${status} with the created resource (or its id), then GET returns it` : `→ ${status} with no body`;
+      return [test(operation, outcome, 'creates')];
+    }
     case 'delete':
       return [test(operation, `→ ${status}${status === 204 ? ' with an empty body' : ''}, then GET → 404`, 'deletes')];
     default:

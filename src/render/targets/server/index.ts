@@ -102,7 +102,7 @@ function handlerScaffolds(view: ServerView, scaffold: Scaffold): OutputFile[] {
   return view.groups.map((group) =>
     scaffold(`src/handlers/${group.file}.ts`, 'handlers/resource.ts.hbs', {
       ...group,
-      notImplemented: group.operations.some((operation) => !operation.storeMethod),
+      notImplemented: group.operations.some((operation) => !operation.storeCall),
     }),
   );
 }

@@ -3,8 +3,8 @@
  * store, computed from the API model so the templates only print.
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
-import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
-import { itemSchemaOf } from '../../../openapi/classify.js';
+import { deref, isObject, type OpenApiDocument, type OperationObject, type SchemaObject } from '../../../openapi/document.js';
+import { itemSchemaOf, jsonSchemaOf, scalarTypeOf, successResponse } from '../../../openapi/classify.js';
 import { singular } from '../../../openapi/names.js';
 import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
@@ -40,6 +40,10 @@ export interface RouteView {
   returnType: string;
   /** The store method the default handler calls; absent where the operation is not plain CRUD. */
   storeMethod?: string;
+  /** The default handler's answer: the store call, shaped as the operation answers (see storeCallOf). */
+  storeCall?: string;
+  /** A create that answers only the new item's id: the id's TypeScript type. */
+  answersId?: string;
 }
 
 export interface GroupView {
@@ -126,7 +130,7 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
     const resource = resources.get(operation.resource);
     const group = groups.get(operation.resource) ?? newGroup(resource);
     groups.set(operation.resource, group);
-    const route = routeView({ model, operation, resource, group, resources, validator: validators.claim(identifierName(`${operation.operationId} validator`, { case: 'camel', fallback: 'operation', ascii: true })) });
+    const route = routeView({ model, document, operation, resource, group, resources, validator: validators.claim(identifierName(`${operation.operationId} validator`, { case: 'camel', fallback: 'operation', ascii: true })) });
     group.operations.push(route);
     routes.push(route);
   }
@@ -140,9 +144,22 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
     const typed = { storeTypesModule: group.storeTypesModule, namespace: group.namespace };
     if (input.resource.singleton) singletons.push({ ...(group.store = singletonView(input)), ...typed });
     else collections.push({ ...(group.store = collectionView(input)), ...typed });
+    for (const route of group.operations) if (route.storeMethod) route.storeCall = storeCallOf(route, group.store.variable);
   }
   collections.sort((a, b) => depth(a, collections) - depth(b, collections));
   return { groups: [...groups.values()], routes, collections, singletons };
+}
+
+/**
+ * What the default handler returns: the store's answer as the operation
+ * answers. A write with no body says only whether the item was there (false:
+ * 404); a create that answers an id answers the new item's.
+ */
+function storeCallOf(route: RouteView, variable: string): string {
+  const call = `store.${variable}.${route.storeMethod}`;
+  if (route.answersId !== undefined) return `${call}<{ id: ${route.answersId} }>(request)?.id`;
+  if (!route.hasData && route.kind !== 'delete') return `${call}(request) !== undefined`;
+  return `${call}(request)`;
 }
 
 function depth(collection: CollectionView, collections: CollectionView[]): number {
@@ -171,6 +188,7 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
 
 interface RouteInput {
   model: ApiModel;
+  document: OpenApiDocument;
   operation: OperationModel;
   resource: ResourceModel | undefined;
   group: GroupView;
@@ -178,7 +196,7 @@ interface RouteInput {
   validator: string;
 }
 
-function routeView({ model, operation, resource, group, resources, validator }: RouteInput): RouteView {
+function routeView({ model, document, operation, resource, group, resources, validator }: RouteInput): RouteView {
   const types = operationTypeNames(operation);
   const { hasData, isList } = answerOf(operation);
   const kind = isList || operation.kind !== 'list' ? operation.kind : 'other';
@@ -216,8 +234,21 @@ function routeView({ model, operation, resource, group, resources, validator }: 
     cacheControl: operation.cacheControl,
     requestType: requestType(group, types, kind === 'list'),
     returnType: returnType(operation, group, types, kind, hasData),
-    ...(resource && STORE_METHODS[kind] && (hasData || kind === 'delete') ? { storeMethod: kind === 'delete' && hasData ? 'take' : STORE_METHODS[kind] } : {}),
+    ...(resource && STORE_METHODS[kind] ? { storeMethod: kind === 'delete' && hasData ? 'take' : STORE_METHODS[kind] } : {}),
+    ...(kind === 'create' && hasData && scalarAnswerOf(document, operation) ? { answersId: scalarAnswerOf(document, operation)! } : {}),
   };
+}
+
+const TS_SCALARS = { string: 'string', integer: 'number', number: 'number', boolean: 'boolean' } as const;
+
+/** The TypeScript type of the success envelope's `data` where it is a scalar (an id), not an object. */
+function scalarAnswerOf(document: OpenApiDocument, operation: OperationModel): string | undefined {
+  const source = document.paths?.[operation.path]?.[operation.method];
+  const success = isObject(source) ? successResponse(document, source as OperationObject) : undefined;
+  const envelope = success && deref<SchemaObject>(document, jsonSchemaOf(success.response) ?? {});
+  const data = envelope?.properties?.data && deref<SchemaObject>(document, envelope.properties.data);
+  const scalar = data && scalarTypeOf(data);
+  return scalar && TS_SCALARS[scalar];
 }
 
 function securityView(model: ApiModel, operation: OperationModel): RouteView['security'] {
@@ -241,7 +272,8 @@ function requestType(group: GroupView, types: TypeNames, isList: boolean): strin
 }
 
 function returnType(operation: OperationModel, group: GroupView, types: TypeNames, kind: RouteView['kind'], hasData: boolean): string {
-  if (!hasData) return kind === 'delete' ? 'boolean' : 'void';
+  // No body to answer: `false` says the item was not there (404).
+  if (!hasData) return kind === 'delete' ? 'boolean' : 'boolean | void';
   const data = `${group.namespace}.${types.data}`;
   if (kind === 'list') return `${operation.paging?.style === 'offset' ? 'OffsetPage' : 'CursorPage'}<${data}[number]> | undefined`;
   return `${data} | undefined`;
@@ -322,7 +354,7 @@ function collectionView(input: CollectionInput): CollectionView {
     type: resource.type,
     shape: resource.shape,
     idParam: resource.idParams[0] ?? 'id',
-    ids: idField?.type === 'integer' ? 'integer' : 'uuid',
+    ids: (idField?.type ?? idParameterType(model, resource, document)) === 'integer' ? 'integer' : 'uuid',
     ...(parent ? { parent: parent.identifier } : {}),
     scope: parentParams,
     pathFields: parentParams.filter((param) => resource.fields.some((field) => field.name === param)),
@@ -330,6 +362,17 @@ function collectionView(input: CollectionInput): CollectionView {
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
     ...(seed ? { seed: JSON.stringify(seed) } : {}),
   };
+}
+
+/** The type of the item path's id parameter: what ids the store makes where the item shows no `id` field. */
+function idParameterType(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): string | undefined {
+  const name = resource.idParams[0];
+  const parameter = model.operations
+    .filter((operation) => operation.resource === resource.key)
+    .flatMap((operation) => operation.parameters.path)
+    .find((candidate) => candidate.name === name);
+  const schema = parameter && deref<SchemaObject>(document, parameter.schema);
+  return schema && scalarTypeOf(schema);
 }
 
 function canCreate(model: ApiModel, resource: ResourceModel): boolean {

@@ -327,7 +327,7 @@ class HttpSuite implements Suite {
     const plan = API.resources[resource]!;
     if (!plan.parent) return plan.scope ?? {};
     const parentPlan = API.resources[plan.parent]!;
-    const parent = parentPlan.operations.create
+    const parent = createsItems(parentPlan)
       ? await this.create(plan.parent)
       : this.found[plan.parent]?.[0];
     if (!parent)
@@ -341,21 +341,19 @@ class HttpSuite implements Suite {
     const plan = API.resources[resource]!;
     if (plan.scope && !this.inProcess)
       return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
-    if (plan.operations.create && plan.sample !== undefined) {
-      const missing = credentialMissing(this, operation(plan.operations.create));
+    if (createsItems(plan)) {
+      const missing = credentialMissing(this, operation(plan.operations.create!));
       if (missing) return `creating ${resource} items needs a credential: ${missing}`;
       return plan.parent ? this.unavailable(plan.parent) : undefined;
     }
     if (this.found[resource]?.length) return undefined;
-    if (plan.operations.create)
-      return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
-    return `the API cannot create ${resource} items and the service has none`;
+    return `${whyNoCreate(plan, resource)} and the service has none`;
   }
 
   /** An item of each resource the API cannot create, so reads of it can be tried. */
   async discover(): Promise<void> {
     for (const [name, resource] of Object.entries(API.resources)) {
-      if (resource.operations.create || !resource.operations.list || !resource.idParam) continue;
+      if (createsItems(resource) || !resource.operations.list || !resource.idParam) continue;
       const list = operation(resource.operations.list);
       if (resource.parent) continue; // under an item of another resource: none to list under yet
       const scope = resource.scope ?? {};
@@ -461,6 +459,24 @@ export function fillPath(path: string, values: Record<string, string | number>):
 }
 
 /** An item as `data` carries it, with the path parameters that address it. */
+/**
+ * Whether the suite can make items of a resource: a create whose body it can
+ * build and whose answer names the new item (the item, or its id alone).
+ */
+export function createsItems(plan: ResourcePlan): boolean {
+  const create = plan.operations.create;
+  return create !== undefined && plan.sample !== undefined && operation(create).hasData;
+}
+
+/** Why the suite cannot make items of a resource. */
+export function whyNoCreate(plan: ResourcePlan, resource: string): string {
+  if (!plan.operations.create) return `the API cannot create ${resource} items`;
+  if (plan.sample === undefined)
+    return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
+  return `creating ${resource} items answers no body: the suite cannot learn a new item's id`;
+}
+
+/** An item from what its create (or a list) answered: the item, or (a create answering only that) its id. */
 export function itemOf(
   resource: string,
   data: unknown,
@@ -468,7 +484,7 @@ export function itemOf(
 ): Item {
   const plan = API.resources[resource]!;
   const fields = flatten(plan, data);
-  const id = fields.id;
+  const id = typeof data === 'string' || typeof data === 'number' ? data : fields.id;
   if (typeof id !== 'string' && typeof id !== 'number')
     throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
   return {

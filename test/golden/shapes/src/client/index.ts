@@ -13,6 +13,7 @@ import {
 import type * as SettingsTypes from '../generated/resources/settings.js';
 import type * as TasksTypes from '../generated/resources/tasks.js';
 import type * as SummaryTypes from '../generated/resources/summary.js';
+import type * as NotesTypes from '../generated/resources/notes.js';
 import type * as RootTypes from '../generated/resources/root.js';
 
 export { ApiError, NetworkError, TimeoutError } from './runtime.js';
@@ -63,6 +64,11 @@ export interface Client {
     TasksTypes.GetTaskPath & { query?: TasksTypes.GetTaskQuery } & NoBody & CallOptions,
     TasksTypes.GetTaskData
   >;
+  /** PUT /tasks/{task_id} */
+  replaceTask: Operation<
+    TasksTypes.ReplaceTaskPath & { body: TasksTypes.ReplaceTaskBody } & CallOptions,
+    void
+  >;
   /** POST /tasks/{task_id}/close */
   closeTask: Operation<TasksTypes.CloseTaskPath & NoBody & CallOptions, TasksTypes.CloseTaskData>;
   /** GET /tasks/{task_id}/summary */
@@ -70,6 +76,16 @@ export interface Client {
     SummaryTypes.GetTaskSummaryPath & { query?: SummaryTypes.GetTaskSummaryQuery } & NoBody &
       CallOptions,
     SummaryTypes.GetTaskSummaryData
+  >;
+  /** POST /notes */
+  createNote: Operation<
+    { body: NotesTypes.CreateNoteBody } & CallOptions,
+    NotesTypes.CreateNoteData
+  >;
+  /** GET /notes/{note_id} */
+  getNote: Operation<
+    NotesTypes.GetNotePath & { query?: NotesTypes.GetNoteQuery } & NoBody & CallOptions,
+    NotesTypes.GetNoteData
   >;
   /** POST /markdown */
   renderMarkdown: Operation<
@@ -88,8 +104,11 @@ export function createClient(options: ClientOptions): Client {
     listTasks: transport.list({ method: 'GET', path: '/tasks', paging: 'cursor' }),
     createTask: transport.operation({ method: 'POST', path: '/tasks' }),
     getTask: transport.operation({ method: 'GET', path: '/tasks/{task_id}' }),
+    replaceTask: transport.operation({ method: 'PUT', path: '/tasks/{task_id}' }),
     closeTask: transport.operation({ method: 'POST', path: '/tasks/{task_id}/close' }),
     getTaskSummary: transport.operation({ method: 'GET', path: '/tasks/{task_id}/summary' }),
+    createNote: transport.operation({ method: 'POST', path: '/notes' }),
+    getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),
     renderMarkdown: transport.operation({ method: 'POST', path: '/markdown' }),
   };
 }

@@ -23,6 +23,7 @@ import { SERVICE } from './service.js';
 import { settings } from '../handlers/settings.js';
 import { tasks } from '../handlers/tasks.js';
 import { summary } from '../handlers/summary.js';
+import { notes } from '../handlers/notes.js';
 import { root } from '../handlers/root.js';
 
 /** The handlers of `src/handlers/`, one object per resource. */
@@ -30,6 +31,7 @@ export const handlers: Handlers = {
   settings: settings,
   tasks: tasks,
   summary: summary,
+  notes: notes,
   root: root,
 };
 

@@ -17,6 +17,7 @@ import type { CursorPage, OffsetPage } from './conventions/paging.js';
 import type * as SettingsTypes from './resources/settings.js';
 import type * as TasksTypes from './resources/tasks.js';
 import type * as SummaryTypes from './resources/summary.js';
+import type * as NotesTypes from './resources/notes.js';
 import type * as RootTypes from './resources/root.js';
 
 /** Operations on settings (/settings). */
@@ -53,6 +54,10 @@ export interface TasksHandlers {
   getTask(
     request: OperationRequest<TasksTypes.GetTaskPath, TasksTypes.GetTaskQuery, undefined>,
   ): Awaitable<TasksTypes.GetTaskData | undefined>;
+  /** PUT /tasks/{task_id} */
+  replaceTask(
+    request: OperationRequest<TasksTypes.ReplaceTaskPath, NoParameters, TasksTypes.ReplaceTaskBody>,
+  ): Awaitable<boolean | void>;
   /** POST /tasks/{task_id}/close */
   closeTask(
     request: OperationRequest<TasksTypes.CloseTaskPath, NoParameters, undefined>,
@@ -71,6 +76,18 @@ export interface SummaryHandlers {
   ): Awaitable<SummaryTypes.GetTaskSummaryData | undefined>;
 }
 
+/** Operations on notes (/notes/{note_id}). */
+export interface NotesHandlers {
+  /** POST /notes */
+  createNote(
+    request: OperationRequest<NoParameters, NoParameters, NotesTypes.CreateNoteBody>,
+  ): Awaitable<NotesTypes.CreateNoteData | undefined>;
+  /** GET /notes/{note_id} */
+  getNote(
+    request: OperationRequest<NotesTypes.GetNotePath, NotesTypes.GetNoteQuery, undefined>,
+  ): Awaitable<NotesTypes.GetNoteData | undefined>;
+}
+
 /** Operations on the API root. */
 export interface RootHandlers {
   /** POST /markdown */
@@ -83,6 +100,7 @@ export interface Handlers {
   settings: SettingsHandlers;
   tasks: TasksHandlers;
   summary: SummaryHandlers;
+  notes: NotesHandlers;
   root: RootHandlers;
 }
 

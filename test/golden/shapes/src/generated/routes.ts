@@ -14,6 +14,7 @@ const FIELDS = {
   settings: ['theme', 'page_size', 'motto'],
   tasks: ['id', 'title', 'done'],
   summary: ['words'],
+  notes: ['id', 'text'],
   root: [],
 } as const;
 
@@ -177,6 +178,31 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       handlers.tasks.getTask(request as Parameters<Handlers['tasks']['getTask']>[0]),
   },
   {
+    operationId: 'replaceTask',
+    method: 'put',
+    path: '/tasks/:task_id',
+    kind: 'replace',
+    status: 204,
+    hasData: false,
+    security: {
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
+    },
+    parameters: parameters.replaceTaskValidator,
+    body: {
+      contentTypes: ['application/json'],
+      required: true,
+      limit: SERVICE.bodyLimit,
+      validate: bodies.replaceTaskValidator,
+    },
+    shape: 'flat',
+    fields: FIELDS.tasks,
+    includes: [],
+    cacheControl: 'private, no-cache',
+    invoke: (handlers, request) =>
+      handlers.tasks.replaceTask(request as Parameters<Handlers['tasks']['replaceTask']>[0]),
+  },
+  {
     operationId: 'closeTask',
     method: 'post',
     path: '/tasks/:task_id/close',
@@ -215,6 +241,50 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       handlers.summary.getTaskSummary(
         request as Parameters<Handlers['summary']['getTaskSummary']>[0],
       ),
+  },
+  {
+    operationId: 'createNote',
+    method: 'post',
+    path: '/notes',
+    kind: 'create',
+    status: 201,
+    hasData: true,
+    security: {
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
+    },
+    parameters: parameters.createNoteValidator,
+    body: {
+      contentTypes: ['application/json'],
+      required: true,
+      limit: SERVICE.bodyLimit,
+      validate: bodies.createNoteValidator,
+    },
+    shape: 'flat',
+    fields: FIELDS.notes,
+    includes: [],
+    cacheControl: 'private, no-cache',
+    invoke: (handlers, request) =>
+      handlers.notes.createNote(request as Parameters<Handlers['notes']['createNote']>[0]),
+  },
+  {
+    operationId: 'getNote',
+    method: 'get',
+    path: '/notes/:note_id',
+    kind: 'read',
+    status: 200,
+    hasData: true,
+    security: {
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
+    },
+    parameters: parameters.getNoteValidator,
+    shape: 'flat',
+    fields: FIELDS.notes,
+    includes: [],
+    cacheControl: 'private, no-cache',
+    invoke: (handlers, request) =>
+      handlers.notes.getNote(request as Parameters<Handlers['notes']['getNote']>[0]),
   },
   {
     operationId: 'renderMarkdown',

@@ -47,7 +47,7 @@ export interface paths {
       cookie?: never;
     };
     get: operations['getTask'];
-    put?: never;
+    put: operations['replaceTask'];
     post?: never;
     delete?: never;
     options?: never;
@@ -83,6 +83,40 @@ export interface paths {
       cookie?: never;
     };
     get: operations['getTaskSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['createNote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notes/{note_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        note_id: string;
+      };
+      cookie?: never;
+    };
+    get: operations['getNote'];
     put?: never;
     post?: never;
     delete?: never;
@@ -129,6 +163,11 @@ export interface components {
       readonly id: number;
       title: string;
       done?: boolean;
+    };
+    Note: {
+      /** Format: uuid */
+      readonly id: string;
+      text: string;
     };
     /** @description Response metadata. */
     EnvelopeMeta: {
@@ -807,6 +846,45 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  replaceTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        task_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Task'];
+      };
+    };
+    responses: {
+      /** @description replaced */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequestError'];
+      401: components['responses']['UnauthorizedError'];
+      403: components['responses']['ForbiddenError'];
+      404: components['responses']['NotFoundError'];
+      406: components['responses']['NotAcceptableError'];
+      409: components['responses']['ConflictError'];
+      413: components['responses']['PayloadTooLargeError'];
+      415: components['responses']['UnsupportedMediaTypeError'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimitedError'];
+      500: components['responses']['InternalError'];
+    };
+  };
   closeTask: {
     parameters: {
       query?: never;
@@ -876,6 +954,96 @@ export interface operations {
         content: {
           'application/json': {
             data: components['schemas']['Summary'];
+            meta: components['schemas']['EnvelopeMeta'];
+          };
+        };
+      };
+      304: components['responses']['NotModified'];
+      400: components['responses']['BadRequestError'];
+      401: components['responses']['UnauthorizedError'];
+      403: components['responses']['ForbiddenError'];
+      404: components['responses']['NotFoundError'];
+      406: components['responses']['NotAcceptableError'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimitedError'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createNote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Note'];
+      };
+    };
+    responses: {
+      /** @description the new note's id */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            data: string;
+            meta: components['schemas']['EnvelopeMeta'];
+          };
+        };
+      };
+      400: components['responses']['BadRequestError'];
+      401: components['responses']['UnauthorizedError'];
+      403: components['responses']['ForbiddenError'];
+      406: components['responses']['NotAcceptableError'];
+      409: components['responses']['ConflictError'];
+      413: components['responses']['PayloadTooLargeError'];
+      415: components['responses']['UnsupportedMediaTypeError'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimitedError'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getNote: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        fields?: components['parameters']['Fields'];
+        /** @description Comma-separated related resources to embed. */
+        include?: components['parameters']['Include'];
+      };
+      header?: {
+        /** @description An entity tag from an earlier response; when it still matches, the answer is 304 with no body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        note_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description ok */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Note'];
             meta: components['schemas']['EnvelopeMeta'];
           };
         };

@@ -11,6 +11,7 @@ export const tasks: TasksHandlers = {
   listTasks: (request) => store.tasks.list(request),
   createTask: (request) => store.tasks.create(request),
   getTask: (request) => store.tasks.get(request),
+  replaceTask: (request) => store.tasks.replace(request) !== undefined,
   closeTask: () => {
     throw new ApiError(
       { status: 501, code: 'NOT_IMPLEMENTED' },

@@ -6,6 +6,7 @@
 import { MemoryCollection } from './memory.js';
 import { MemorySingleton } from './singleton.js';
 import type * as TasksTypes from '../generated/resources/tasks.js';
+import type * as NotesTypes from '../generated/resources/notes.js';
 import type * as SettingsTypes from '../generated/resources/settings.js';
 import type * as SummaryTypes from '../generated/resources/summary.js';
 
@@ -14,6 +15,13 @@ const tasks = new MemoryCollection<TasksTypes.Task>({
   shape: 'flat',
   idParam: 'task_id',
   ids: 'integer',
+});
+
+const notes = new MemoryCollection<NotesTypes.Note>({
+  type: 'notes',
+  shape: 'flat',
+  idParam: 'note_id',
+  ids: 'uuid',
 });
 
 const settings = new MemorySingleton<SettingsTypes.Setting>({
@@ -28,6 +36,7 @@ const summary = new MemorySingleton<SummaryTypes.Summary>({
 
 export const store = {
   tasks,
+  notes,
   settings,
   summary,
 };

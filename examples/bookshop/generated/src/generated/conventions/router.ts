@@ -89,12 +89,15 @@ export function within(path: string, basePath: string): string | undefined {
 }
 
 /** 404; or 406 for the path of another version (`/api/v2/…` where `/api/v1` is served). */
-function unmatchedBy({ basePath, version }: RoutingOptions): (path: string) => Error {
+export function unmatchedBy({ basePath, version }: RoutingOptions): (path: string) => Error {
   const escaped = basePath.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+  // The version segment is in the base path, or (where the spec's paths carry it) after it, behind an optional /api.
   const otherVersion =
     version === undefined
       ? undefined
-      : new RegExp(`^${escaped.replace(`/v${version}`, '/v(\\d+)')}(/|$)`);
+      : basePath.includes(`/v${version}`)
+        ? new RegExp(`^${escaped.replace(`/v${version}`, '/v(\\d+)')}(/|$)`)
+        : new RegExp(`^${escaped}(?:/api)?/v(\\d+)(/|$)`);
   return (path) => {
     const requested = otherVersion?.exec(path)?.[1];
     if (requested !== undefined && requested !== String(version)) {

@@ -105,7 +105,7 @@ describe('GET /authors (listAuthors)', () => {
 
 describe('POST /authors (createAuthor)', () => {
   suite.check(
-    'POST /authors → 201 with the created resource, then GET returns it',
+    'POST /authors → 201 with the created resource (or its id), then GET returns it',
     checks.creates,
     'createAuthor',
   );

@@ -127,7 +127,7 @@ describe('GET /authors/{author_id}/books (listBooks)', () => {
 
 describe('POST /authors/{author_id}/books (createBook)', () => {
   suite.check(
-    'POST /authors/{author_id}/books → 201 with the created resource, then GET returns it',
+    'POST /authors/{author_id}/books → 201 with the created resource (or its id), then GET returns it',
     checks.creates,
     'createBook',
   );

@@ -92,7 +92,7 @@ describe('GET /reviews (listReviews)', () => {
 
 describe('POST /reviews (createReview)', () => {
   suite.check(
-    'POST /reviews → 201 with the created resource, then GET returns it',
+    'POST /reviews → 201 with the created resource (or its id), then GET returns it',
     checks.creates,
     'createReview',
   );

@@ -97,7 +97,7 @@ describe('GET /pets (listPets)', () => {
 
 describe('POST /pets (createPet)', () => {
   suite.check(
-    'POST /pets → 201 with the created resource, then GET returns it',
+    'POST /pets → 201 with the created resource (or its id), then GET returns it',
     checks.creates,
     'createPet',
   );

@@ -29,6 +29,12 @@ export type GetTaskResponse =
   operations['getTask']['responses'][200]['content']['application/json'];
 export type GetTaskData = GetTaskResponse['data'];
 
+// PUT /tasks/{task_id}
+export type ReplaceTaskPath = operations['replaceTask']['parameters']['path'];
+export type ReplaceTaskBody = NonNullable<
+  operations['replaceTask']['requestBody']
+>['content']['application/json'];
+
 // POST /tasks/{task_id}/close
 export type CloseTaskPath = operations['closeTask']['parameters']['path'];
 export type CloseTaskResponse =

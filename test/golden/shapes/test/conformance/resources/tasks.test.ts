@@ -70,7 +70,7 @@ describe('GET /tasks (listTasks)', () => {
 
 describe('POST /tasks (createTask)', () => {
   suite.check(
-    'POST /tasks → 201 with the created resource, then GET returns it',
+    'POST /tasks → 201 with the created resource (or its id), then GET returns it',
     checks.creates,
     'createTask',
   );
@@ -170,6 +170,12 @@ describe('GET /tasks/{task_id} (getTask)', () => {
     'getTask',
   );
   suite.check(
+    'GET /tasks/{task_id} → changed by PUT, the resource no longer matches its old ETag',
+    checks.changesETag,
+    'getTask',
+    { operationId: 'replaceTask', body: { title: 'a-sample' } },
+  );
+  suite.check(
     'GET /tasks/{task_id} → returns only the fields named in fields',
     checks.selectsFields,
     'getTask',
@@ -180,6 +186,87 @@ describe('GET /tasks/{task_id} (getTask)', () => {
     checks.methodNotAllowed,
     'getTask',
     'DELETE',
+  );
+});
+
+describe('PUT /tasks/{task_id} (replaceTask)', () => {
+  suite.check(
+    'PUT /tasks/{task_id} → 401 UNAUTHORIZED without a credential',
+    checks.unauthorizedWithoutCredential,
+    'replaceTask',
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 401 UNAUTHORIZED with an invalid credential',
+    checks.unauthorizedWithInvalidCredential,
+    'replaceTask',
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 404 RESOURCE_NOT_FOUND for an unknown id',
+    checks.notFoundForUnknownId,
+    'replaceTask',
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 204, replaces the resource (GET shows the new title)',
+    checks.replaces,
+    'replaceTask',
+    { title: 'a-sample' },
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 422 VALIDATION_ERROR (body.title REQUIRED) for missing required title',
+    checks.rejectsInvalidBody,
+    'replaceTask',
+    { rule: 'missing required title', field: 'body.title', code: 'REQUIRED', body: {} },
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 422 VALIDATION_ERROR (body.title INVALID_TYPE) for title of the wrong type',
+    checks.rejectsInvalidBody,
+    'replaceTask',
+    {
+      rule: 'title of the wrong type',
+      field: 'body.title',
+      code: 'INVALID_TYPE',
+      body: { title: 12345 },
+    },
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 422 VALIDATION_ERROR (body.title OUT_OF_RANGE) for title longer than 100',
+    checks.rejectsInvalidBody,
+    'replaceTask',
+    {
+      rule: 'title longer than 100',
+      field: 'body.title',
+      code: 'OUT_OF_RANGE',
+      body: {
+        title:
+          'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+      },
+    },
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 422 VALIDATION_ERROR (body.done INVALID_TYPE) for done of the wrong type',
+    checks.rejectsInvalidBody,
+    'replaceTask',
+    {
+      rule: 'done of the wrong type',
+      field: 'body.done',
+      code: 'INVALID_TYPE',
+      body: { title: 'sample', done: 'not-a-value' },
+    },
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 400 for a body that is not JSON',
+    checks.rejectsMalformedJson,
+    'replaceTask',
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 413 PAYLOAD_TOO_LARGE for a body above the limit',
+    checks.rejectsOversizedBody,
+    'replaceTask',
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → 415 UNSUPPORTED_MEDIA_TYPE for a text/plain body',
+    checks.rejectsWrongContentType,
+    'replaceTask',
   );
 });
 
