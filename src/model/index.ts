@@ -51,6 +51,8 @@ export function buildModel(document: OpenApiDocument, config: Config): ApiModel 
     operations.push(model);
     addToResource(document, resources, model, operation);
   }
+  // An item path repeats its collection's scope (`/fields/{collection}/{field}`): its id is what follows.
+  for (const resource of resources.values()) resource.idParams = resource.idParams.slice(resource.scopeParams.length);
   labelResources([...resources.values()]);
   nameAll({ resources: [...resources.values()], operations, hasRoot: operations.some((operation) => !resources.has(operation.resource)) });
   return {
@@ -198,8 +200,13 @@ function addToResource(
   resource.operations.push(operation.operationId);
   // An action belongs to the resource above it, whose paths and fields its own operations give.
   if (path !== operation.path) return;
-  if (pathRoleOf(document, path) === 'singleton') resource.singleton = true;
-  if (shape.addressesItem) {
+  const role = pathRoleOf(document, path);
+  if (role === 'singleton') resource.singleton = true;
+  if (role === 'collection' && shape.addressesItem) {
+    // A collection named by parameters of its own (`/fields/{collection}`): they scope its items.
+    resource.collectionPath ??= operation.path;
+    if (resource.scopeParams.length === 0) resource.scopeParams = own.idParams;
+  } else if (shape.addressesItem) {
     resource.itemPath ??= operation.path;
     if (resource.idParams.length === 0) resource.idParams = own.idParams;
   } else {
@@ -223,6 +230,7 @@ function newResource(key: string, pairs: { collection: string; idParams: string[
     typeName: '',
     type: collection,
     idParams: [],
+    scopeParams: [],
     parents: pairs.slice(0, -1).map((pair) => ({ collection: pair.collection, idParams: pair.idParams })),
     shape: 'flat',
     singleton: false,

@@ -113,6 +113,8 @@ export interface ResourceModel {
   itemPath?: string;
   /** The id parameter(s) of the item path. */
   idParams: string[];
+  /** Parameters its collection path ends in (`collection` of `/fields/{collection}`): they place items as a parent's ids do. */
+  scopeParams: string[];
   parents: { collection: string; idParams: string[] }[];
   shape: ResourceShape;
   /** One object with no id (`/settings`, `/repos/{owner}/{repo}/pages`): read, replaced, updated or deleted whole. */

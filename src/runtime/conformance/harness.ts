@@ -331,7 +331,7 @@ class HttpSuite implements Suite {
       throw new Error(
         `No ${plan.parent} item to put ${resource} under: ${this.unavailable(plan.parent)}.`,
       );
-    return scopeUnder(parent, plan);
+    return { ...scopeUnder(parent, plan), ...plan.scope };
   }
 
   unavailable(resource: string): string | undefined {
@@ -455,7 +455,6 @@ export function fillPath(path: string, values: Record<string, string | number>):
   });
 }
 
-/** An item as `data` carries it, with the path parameters that address it. */
 /**
  * Whether the suite can make items of a resource: a create whose body it can
  * build and whose answer names the new item (the item, or its id alone).
@@ -473,7 +472,7 @@ export function whyNoCreate(plan: ResourcePlan, resource: string): string {
   return `creating ${resource} items answers no body: the suite cannot learn a new item's id`;
 }
 
-/** An item from what its create (or a list) answered: the item, or (a create answering only that) its id. */
+/** An item from what its create (or a list) answered (the item, or its id alone), with the path parameters that address it. */
 export function itemOf(
   resource: string,
   data: unknown,

@@ -71,15 +71,17 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   const sample = createSchema === undefined ? undefined : sampleOf(document, createSchema);
   const idSchema = resource.idParams[0] ? idParameterSchema(document, own, resource.idParams[0]) : undefined;
   const unknownId = unknownIdFor(idSchema);
-  const parentParams = resource.parents.flatMap((p) => p.idParams);
+  const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
+  // Values no resource of the API describes: the parents' where there is no parent to create, and the collection's own.
+  const madeUp = parent ? resource.scopeParams : parentParams;
   return {
     shape: resource.shape,
     ...(resource.idParams[0] ? { idParam: resource.idParams[0] } : {}),
     ...(parent ? { parent: parent.name } : {}),
-    parentParams: resource.parents.flatMap((p) => p.idParams),
+    parentParams,
     operations: byKind,
     ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample) } : {}),
-    ...(!parent && resource.parents.length > 0 ? { scope: madeUpScope(document, own, parentParams) } : {}),
+    ...(madeUp.length > 0 ? { scope: madeUpScope(document, own, madeUp) } : {}),
     ...(unknownId !== undefined ? { unknownId } : {}),
     unknownParents: Object.fromEntries(parentParams.map((name) => [name, unknownIdFor(idParameterSchema(document, own, name)) ?? UNKNOWN_STRING])),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),

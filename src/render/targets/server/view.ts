@@ -345,7 +345,7 @@ function collectionView(input: CollectionInput): CollectionView {
   // Existence is checked against the parent's collection where it has one; the scope holds either way.
   const parent = storedParentOf(input);
   const idField = resource.fields.find((field) => field.name === 'id');
-  const parentParams = resource.parents.flatMap((p) => p.idParams);
+  const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
   const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
   return {

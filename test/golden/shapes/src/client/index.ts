@@ -14,6 +14,7 @@ import type * as SettingsTypes from '../generated/resources/settings.js';
 import type * as TasksTypes from '../generated/resources/tasks.js';
 import type * as SummaryTypes from '../generated/resources/summary.js';
 import type * as NotesTypes from '../generated/resources/notes.js';
+import type * as FieldsTypes from '../generated/resources/fields.js';
 import type * as RootTypes from '../generated/resources/root.js';
 
 export { ApiError, NetworkError, TimeoutError } from './runtime.js';
@@ -87,6 +88,21 @@ export interface Client {
     NotesTypes.GetNotePath & { query?: NotesTypes.GetNoteQuery } & NoBody & CallOptions,
     NotesTypes.GetNoteData
   >;
+  /** GET /fields/{collection} */
+  listFields: ListOperation<
+    FieldsTypes.ListFieldsPath & { query?: FieldsTypes.ListFieldsQuery } & NoBody & CallOptions,
+    FieldsTypes.ListFieldsData[number]
+  >;
+  /** POST /fields/{collection} */
+  createField: Operation<
+    FieldsTypes.CreateFieldPath & { body: FieldsTypes.CreateFieldBody } & CallOptions,
+    FieldsTypes.CreateFieldData
+  >;
+  /** GET /fields/{collection}/{field_id} */
+  getField: Operation<
+    FieldsTypes.GetFieldPath & { query?: FieldsTypes.GetFieldQuery } & NoBody & CallOptions,
+    FieldsTypes.GetFieldData
+  >;
   /** POST /markdown */
   renderMarkdown: Operation<
     { body: RootTypes.RenderMarkdownBody } & CallOptions,
@@ -109,6 +125,9 @@ export function createClient(options: ClientOptions): Client {
     getTaskSummary: transport.operation({ method: 'GET', path: '/tasks/{task_id}/summary' }),
     createNote: transport.operation({ method: 'POST', path: '/notes' }),
     getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),
+    listFields: transport.list({ method: 'GET', path: '/fields/{collection}', paging: 'cursor' }),
+    createField: transport.operation({ method: 'POST', path: '/fields/{collection}' }),
+    getField: transport.operation({ method: 'GET', path: '/fields/{collection}/{field_id}' }),
     renderMarkdown: transport.operation({ method: 'POST', path: '/markdown' }),
   };
 }

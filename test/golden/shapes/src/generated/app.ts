@@ -24,6 +24,7 @@ import { settings } from '../handlers/settings.js';
 import { tasks } from '../handlers/tasks.js';
 import { summary } from '../handlers/summary.js';
 import { notes } from '../handlers/notes.js';
+import { fields } from '../handlers/fields.js';
 import { root } from '../handlers/root.js';
 
 /** The handlers of `src/handlers/`, one object per resource. */
@@ -32,6 +33,7 @@ export const handlers: Handlers = {
   tasks: tasks,
   summary: summary,
   notes: notes,
+  fields: fields,
   root: root,
 };
 

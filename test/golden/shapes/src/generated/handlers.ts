@@ -18,6 +18,7 @@ import type * as SettingsTypes from './resources/settings.js';
 import type * as TasksTypes from './resources/tasks.js';
 import type * as SummaryTypes from './resources/summary.js';
 import type * as NotesTypes from './resources/notes.js';
+import type * as FieldsTypes from './resources/fields.js';
 import type * as RootTypes from './resources/root.js';
 
 /** Operations on settings (/settings). */
@@ -88,6 +89,26 @@ export interface NotesHandlers {
   ): Awaitable<NotesTypes.GetNoteData | undefined>;
 }
 
+/** Operations on fields (/fields/{collection}/{field_id}). */
+export interface FieldsHandlers {
+  /** GET /fields/{collection} */
+  listFields(
+    request: ListRequest<FieldsTypes.ListFieldsPath, FieldsTypes.ListFieldsQuery>,
+  ): Awaitable<CursorPage<FieldsTypes.ListFieldsData[number]> | undefined>;
+  /** POST /fields/{collection} */
+  createField(
+    request: OperationRequest<
+      FieldsTypes.CreateFieldPath,
+      NoParameters,
+      FieldsTypes.CreateFieldBody
+    >,
+  ): Awaitable<FieldsTypes.CreateFieldData | undefined>;
+  /** GET /fields/{collection}/{field_id} */
+  getField(
+    request: OperationRequest<FieldsTypes.GetFieldPath, FieldsTypes.GetFieldQuery, undefined>,
+  ): Awaitable<FieldsTypes.GetFieldData | undefined>;
+}
+
 /** Operations on the API root. */
 export interface RootHandlers {
   /** POST /markdown */
@@ -101,6 +122,7 @@ export interface Handlers {
   tasks: TasksHandlers;
   summary: SummaryHandlers;
   notes: NotesHandlers;
+  fields: FieldsHandlers;
   root: RootHandlers;
 }
 

@@ -15,6 +15,7 @@ const FIELDS = {
   tasks: ['id', 'title', 'done'],
   summary: ['words'],
   notes: ['id', 'text'],
+  fields: ['id', 'name'],
   root: [],
 } as const;
 
@@ -285,6 +286,70 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
       handlers.notes.getNote(request as Parameters<Handlers['notes']['getNote']>[0]),
+  },
+  {
+    operationId: 'listFields',
+    method: 'get',
+    path: '/fields/:collection',
+    kind: 'list',
+    status: 200,
+    hasData: true,
+    security: {
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
+    },
+    parameters: parameters.listFieldsValidator,
+    paging: { style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['name'] },
+    shape: 'flat',
+    fields: FIELDS.fields,
+    includes: [],
+    cacheControl: 'private, no-cache',
+    invoke: (handlers, request) =>
+      handlers.fields.listFields(request as Parameters<Handlers['fields']['listFields']>[0]),
+  },
+  {
+    operationId: 'createField',
+    method: 'post',
+    path: '/fields/:collection',
+    kind: 'create',
+    status: 201,
+    hasData: true,
+    security: {
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
+    },
+    parameters: parameters.createFieldValidator,
+    body: {
+      contentTypes: ['application/json'],
+      required: true,
+      limit: SERVICE.bodyLimit,
+      validate: bodies.createFieldValidator,
+    },
+    shape: 'flat',
+    fields: FIELDS.fields,
+    includes: [],
+    cacheControl: 'private, no-cache',
+    invoke: (handlers, request) =>
+      handlers.fields.createField(request as Parameters<Handlers['fields']['createField']>[0]),
+  },
+  {
+    operationId: 'getField',
+    method: 'get',
+    path: '/fields/:collection/:field_id',
+    kind: 'read',
+    status: 200,
+    hasData: true,
+    security: {
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
+    },
+    parameters: parameters.getFieldValidator,
+    shape: 'flat',
+    fields: FIELDS.fields,
+    includes: [],
+    cacheControl: 'private, no-cache',
+    invoke: (handlers, request) =>
+      handlers.fields.getField(request as Parameters<Handlers['fields']['getField']>[0]),
   },
   {
     operationId: 'renderMarkdown',

@@ -125,6 +125,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/fields/{collection}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        collection: string;
+      };
+      cookie?: never;
+    };
+    get: operations['listFields'];
+    put?: never;
+    post: operations['createField'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fields/{collection}/{field_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        collection: string;
+        field_id: number;
+      };
+      cookie?: never;
+    };
+    get: operations['getField'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/markdown': {
     parameters: {
       query?: never;
@@ -168,6 +205,10 @@ export interface components {
       /** Format: uuid */
       readonly id: string;
       text: string;
+    };
+    Field: {
+      readonly id: number;
+      name: string;
     };
     /** @description Response metadata. */
     EnvelopeMeta: {
@@ -1044,6 +1085,160 @@ export interface operations {
         content: {
           'application/json': {
             data: components['schemas']['Note'];
+            meta: components['schemas']['EnvelopeMeta'];
+          };
+        };
+      };
+      304: components['responses']['NotModified'];
+      400: components['responses']['BadRequestError'];
+      401: components['responses']['UnauthorizedError'];
+      403: components['responses']['ForbiddenError'];
+      404: components['responses']['NotFoundError'];
+      406: components['responses']['NotAcceptableError'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimitedError'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listFields: {
+    parameters: {
+      query?: {
+        /** @description Opaque cursor from `pagination.cursor` of the previous page. */
+        cursor?: components['parameters']['Cursor'];
+        /** @description Page size: at most 100, 20 when omitted. */
+        limit?: number;
+        /** @description Comma-separated fields to sort by; a leading `-` sorts descending. Sortable: id, name. */
+        sort?: string;
+        /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
+        order?: components['parameters']['Order'];
+        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        fields?: components['parameters']['Fields'];
+        /** @description Comma-separated related resources to embed. */
+        include?: components['parameters']['Include'];
+        /** @description Free-text search. */
+        search?: components['parameters']['Search'];
+        /** @description Only items whose `name` equals this value. */
+        name?: string;
+      };
+      header?: {
+        /** @description An entity tag from an earlier response; when it still matches, the answer is 304 with no body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        collection: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description ok */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Field'][];
+            meta: components['schemas']['EnvelopeMeta'];
+            pagination: components['schemas']['CursorPagination'];
+          };
+        };
+      };
+      304: components['responses']['NotModified'];
+      400: components['responses']['BadRequestError'];
+      401: components['responses']['UnauthorizedError'];
+      403: components['responses']['ForbiddenError'];
+      404: components['responses']['NotFoundError'];
+      406: components['responses']['NotAcceptableError'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimitedError'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createField: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        collection: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Field'];
+      };
+    };
+    responses: {
+      /** @description ok */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Field'];
+            meta: components['schemas']['EnvelopeMeta'];
+          };
+        };
+      };
+      400: components['responses']['BadRequestError'];
+      401: components['responses']['UnauthorizedError'];
+      403: components['responses']['ForbiddenError'];
+      404: components['responses']['NotFoundError'];
+      406: components['responses']['NotAcceptableError'];
+      409: components['responses']['ConflictError'];
+      413: components['responses']['PayloadTooLargeError'];
+      415: components['responses']['UnsupportedMediaTypeError'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimitedError'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getField: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        fields?: components['parameters']['Fields'];
+        /** @description Comma-separated related resources to embed. */
+        include?: components['parameters']['Include'];
+      };
+      header?: {
+        /** @description An entity tag from an earlier response; when it still matches, the answer is 304 with no body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        collection: string;
+        field_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description ok */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Field'];
             meta: components['schemas']['EnvelopeMeta'];
           };
         };

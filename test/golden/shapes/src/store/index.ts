@@ -7,6 +7,7 @@ import { MemoryCollection } from './memory.js';
 import { MemorySingleton } from './singleton.js';
 import type * as TasksTypes from '../generated/resources/tasks.js';
 import type * as NotesTypes from '../generated/resources/notes.js';
+import type * as FieldsTypes from '../generated/resources/fields.js';
 import type * as SettingsTypes from '../generated/resources/settings.js';
 import type * as SummaryTypes from '../generated/resources/summary.js';
 
@@ -24,6 +25,14 @@ const notes = new MemoryCollection<NotesTypes.Note>({
   ids: 'uuid',
 });
 
+const fields = new MemoryCollection<FieldsTypes.Field>({
+  type: 'fields',
+  shape: 'flat',
+  idParam: 'field_id',
+  ids: 'integer',
+  scope: ['collection'],
+});
+
 const settings = new MemorySingleton<SettingsTypes.Setting>({
   initial: { theme: 'light', page_size: 1 },
 });
@@ -37,6 +46,7 @@ const summary = new MemorySingleton<SummaryTypes.Summary>({
 export const store = {
   tasks,
   notes,
+  fields,
   settings,
   summary,
 };
