@@ -65,6 +65,7 @@ export const DIAGNOSTIC_CATALOG = {
   LINT_OPERATION_ID_DUPLICATE: 'Rename one of the two: operationIds name client methods and handlers, and must be unique.',
   LINT_PATH_PARAMETER: 'Declare each `{param}` of the path as an `in: path` parameter, and no other.',
   LINT_LIST_NOT_ARRAY: 'Return an array of items from the collection (single items live at `<collection>/{id}`).',
+  LINT_MEDIA_NOT_SERVED: 'Write its handler in src/handlers/ (files and event streams are not generated yet), or set the rule to off in x-specforge.lint.rules.',
   LINT_FIELD_CASING: 'Rename to snake_case (`created_after`, `has_more`), as the conventions name their own fields.',
   LINT_UNBOUNDED_INPUT: 'Bound it: `maxLength` for strings, `maxItems` for arrays, `maximum` for numbers.',
   LINT_SECURITY_SCHEME: 'Use `http` `bearer` or an `apiKey` in the `X-API-Key` header.',

@@ -11,7 +11,7 @@ import { operationsOf, type OpenApiDocument } from '../openapi/document.js';
 import type { Finding, LintContext, LintRule } from './rule.js';
 import { conventionErrorBodies, conventionParameters } from './rules/ownership.js';
 import { boundedInput, fieldCasing } from './rules/inputs.js';
-import { listReturnsArray, operationId, operationIdUnique, pathParameters } from './rules/operations.js';
+import { listReturnsArray, mediaNotServed, operationId, operationIdUnique, pathParameters } from './rules/operations.js';
 import { collectionPlural, pathCasing, pathShapeRule, pathVerb, versionSegment } from './rules/paths.js';
 import { credentialsInQuery, queryKeyScheme, securitySchemes } from './rules/security.js';
 
@@ -25,6 +25,7 @@ export const RULES: readonly LintRule[] = [
   operationIdUnique,
   pathParameters,
   listReturnsArray,
+  mediaNotServed,
   fieldCasing,
   boundedInput,
   securitySchemes,

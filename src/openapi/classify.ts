@@ -13,6 +13,7 @@ import {
   type OpenApiDocument,
   type OperationObject,
   type Reference,
+  type RequestBodyObject,
   type ResponseObject,
   type SchemaObject,
 } from './document.js';
@@ -121,6 +122,23 @@ export function isArraySchema(document: OpenApiDocument, schema: SchemaObject | 
   return resolved.type === 'array' || (Array.isArray(resolved.type) && resolved.type.includes('array'));
 }
 
+/**
+ * How an operation's data travels: as JSON, or as a file going up (a body with
+ * no JSON media type: multipart/form-data, application/octet-stream), a file
+ * coming down (a success with content but no JSON), or an event stream.
+ */
+export type OperationMedia = 'json' | 'upload' | 'download' | 'stream';
+
+export function mediaOf(document: OpenApiDocument, operation: OperationObject): OperationMedia {
+  const body = operation.requestBody && deref<RequestBodyObject>(document, operation.requestBody);
+  const sent = Object.keys(body?.content ?? {});
+  if (sent.length > 0 && !sent.some(isJsonMediaType)) return 'upload';
+  const success = successResponse(document, operation);
+  const answered = Object.keys(success?.response.content ?? {});
+  if (answered.some((type) => type.split(';')[0]!.trim().toLowerCase() === 'text/event-stream')) return 'stream';
+  return answered.length > 0 && !answered.some(isJsonMediaType) ? 'download' : 'json';
+}
+
 /** What an operation does, from its method and the role of its path among the spec's paths (./path-roles.ts). */
 export function classifyOperation(
   document: OpenApiDocument,
@@ -128,6 +146,8 @@ export function classifyOperation(
   method: HttpMethod,
   operation: OperationObject,
 ): OperationKind {
+  // Files and streams are not served by the store: answered 501 until written (see LINT_MEDIA_NOT_SERVED).
+  if (mediaOf(document, operation) !== 'json') return 'other';
   const role = pathRoleOf(document, path, { method, operation });
   if (role === 'collection') {
     if (method === 'post') return 'create';

@@ -120,6 +120,11 @@ const RULE_CASES: RuleCase[] = [
     findings: [{ pointer: '#/paths/~1books/get/responses/200', line: 10, column: 9, says: 'its body is an array of items' }],
   },
   {
+    code: 'LINT_MEDIA_NOT_SERVED',
+    severity: 'warning',
+    findings: [{ pointer: '#/paths/~1documents/post', line: 7, column: 5, says: 'takes a file' }],
+  },
+  {
     code: 'LINT_FIELD_CASING',
     severity: 'warning',
     findings: [
@@ -180,7 +185,7 @@ describe('one fixture pair per rule', () => {
   test('the table covers every LINT_ code of the catalog, each with a fixture pair', () => {
     const catalogued = Object.keys(DIAGNOSTIC_CATALOG).filter((code) => code.startsWith('LINT_')).sort();
     expect(RULE_CASES.map((c) => c.code).sort()).toEqual(catalogued);
-    expect(catalogued).toHaveLength(16);
+    expect(catalogued).toHaveLength(17);
     for (const { code } of RULE_CASES) {
       expect(existsSync(join(ROOT, fixture(`${code}/fires.yaml`)))).toBe(true);
       expect(existsSync(join(ROOT, fixture(`${code}/quiet.yaml`)))).toBe(true);

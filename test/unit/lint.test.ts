@@ -57,7 +57,7 @@ describe('the rule set', () => {
   test('errors are the certain ones; the rest are warnings', () => {
     const errors = RULES.filter((rule) => rule.severity === 'error').map((rule) => rule.code).sort();
     expect(errors).toEqual(['LINT_OPERATION_ID_DUPLICATE', 'LINT_PATH_PARAMETER', 'LINT_QUERY_KEY_SCHEME', 'LINT_VERSION_SEGMENT']);
-    expect(RULES.filter((rule) => rule.severity === 'warning')).toHaveLength(12);
+    expect(RULES.filter((rule) => rule.severity === 'warning')).toHaveLength(13);
   });
 
   test('a conforming API gives nothing', () => {
@@ -192,6 +192,23 @@ describe('LINT_LIST_NOT_ARRAY', () => {
 
   test('a GET returning an object on a path with no item path is not known to be a collection', () => {
     expect(pointers(doc({ '/stats': { get: read('stats') } }), 'LINT_LIST_NOT_ARRAY')).toEqual([]);
+  });
+});
+
+// Before: an upload's body was dropped (the store created an empty item) and a download answered JSON, silently.
+describe('LINT_MEDIA_NOT_SERVED', () => {
+  const content = (type: string) => ({ content: { [type]: { schema: { type: 'string', format: 'binary' } } } });
+  test('files up and down and event streams are named; JSON is not', () => {
+    const document = doc({
+      '/files': {
+        post: { operationId: 'upload', requestBody: content('multipart/form-data'), responses: ok(ITEM, '201') },
+        get: { operationId: 'list', responses: ok({ type: 'array', items: ITEM }) },
+      },
+      '/files/{id}': { parameters: [pathParam('id')], get: { operationId: 'download', responses: { '200': { description: 'the file', ...content('application/pdf') } } } },
+      '/events': { get: { operationId: 'events', responses: { '200': { description: 'events', ...content('text/event-stream') } } } },
+      '/notes': { post: { operationId: 'note', requestBody: content('application/merge-patch+json'), responses: ok(ITEM, '201') } },
+    });
+    expect(pointers(document, 'LINT_MEDIA_NOT_SERVED')).toEqual(['#/paths/~1files/post', '#/paths/~1files~1{id}/get', '#/paths/~1events/get']);
   });
 });
 

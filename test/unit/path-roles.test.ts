@@ -32,6 +32,8 @@ const SPEC: OpenApiDocument = {
     '/compare/{base}...{head}': { get: answering(ITEM) },
     '/user': { get: answering(ITEM) },
     '/user/repos': { get: answering(LIST) },
+    '/uploads': { post: { requestBody: { content: { 'multipart/form-data': { schema: { type: 'object' } } } }, responses: { '201': { description: 'ok' } } } },
+    '/reports/{report_id}': { get: { responses: { '200': { description: 'pdf', content: { 'application/pdf': {} } } } } },
     '/zen': { get: { responses: { '200': { description: 'text', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
   },
 } as OpenApiDocument;
@@ -84,6 +86,9 @@ test.each<{ method: HttpMethod; path: string; want: string }>([
   { method: 'get', path: '/fields/{collection}', want: 'list' },
   { method: 'post', path: '/fields/{collection}', want: 'create' },
   { method: 'get', path: '/gists/{gist_id}/{sha}', want: 'read' },
+  // Files and streams: recognised, answered 501 until written (never a create that drops the upload).
+  { method: 'post', path: '/uploads', want: 'other' },
+  { method: 'get', path: '/reports/{report_id}', want: 'other' },
 ])('$method $path is a $want', ({ method, path, want }) => {
   expect(classifyOperation(SPEC, path, method, SPEC.paths![path]![method] as OperationObject)).toBe(want);
 });

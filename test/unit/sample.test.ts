@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
+import { responseSampleOf, sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
 
 const document: OpenApiDocument = {
   openapi: '3.1.0',
@@ -35,6 +35,25 @@ describe('samples', () => {
   test("a schema's own example wins, without read-only properties", () => {
     const withId = { ...document, components: { schemas: { ...document.components!.schemas, Review: { ...(document.components!.schemas!.Review as object), properties: { id: { type: 'string', readOnly: true }, rating: { type: 'integer' } } } } } };
     expect(sampleOf(withId as OpenApiDocument, ref('Review'))).toEqual({ rating: 4 });
+  });
+
+  // Before: Directus's field create requires `datatype` and `length` without describing them; the sample lacked them (422).
+  test('a required property the schema does not describe gets a value (any will do); none where no other property is allowed', () => {
+    const open = { type: 'object', required: ['name', 'datatype'], properties: { name: { type: 'string', maxLength: 8 } } };
+    expect(sampleOf(document, open)).toEqual({ datatype: 'sample', name: 'sample' });
+    expect(sampleOf(document, { ...open, additionalProperties: false })).toEqual({ name: 'sample' });
+  });
+
+  test('an allOf part does not fill what its siblings describe (a read-only id from the base stays out)', () => {
+    const base = { type: 'object', properties: { id: { type: 'integer', readOnly: true } } };
+    const owner = { allOf: [base, { type: 'object', required: ['id', 'name'], properties: { name: { type: 'string' } } }] };
+    expect(sampleOf(document, owner)).toEqual({ name: 'sample' });
+  });
+
+  test('a response sample keeps read-only properties and leaves write-only ones out', () => {
+    const schema = { type: 'object', required: ['id', 'secret'], properties: { id: { type: 'integer', readOnly: true }, secret: { type: 'string', writeOnly: true } } };
+    expect(responseSampleOf(document, schema)).toEqual({ id: 1 });
+    expect(sampleOf(document, schema)).toEqual({ secret: 'sample' });
   });
 
   test('deterministic', () => {

@@ -3,7 +3,7 @@
  * generated code names methods after it), path parameters that match the
  * template, and lists (GET on a collection) that return arrays.
  */
-import { dataSchemaOf, isArraySchema, jsonSchemaOf, pathParams, pathShape, successResponse } from '../../openapi/classify.js';
+import { dataSchemaOf, isArraySchema, jsonSchemaOf, mediaOf, pathParams, pathShape, successResponse } from '../../openapi/classify.js';
 import { deref, type ParameterObject } from '../../openapi/document.js';
 import type { Finding, LintOperation, LintRule } from '../rule.js';
 import { headNoun, isPlural } from '../words.js';
@@ -75,4 +75,18 @@ export const listReturnsArray: LintRule = {
       return [{ at: at(operation, 'responses', success.status), message: 'a GET on a collection lists it: its body is an array of items', operation }];
     });
   },
+};
+
+const MEDIA_WORDS = { upload: 'takes a file (its request body is not JSON)', download: 'answers a file (its success is not JSON)', stream: 'answers an event stream' } as const;
+
+/** Files and streams: the generated service recognises them and answers 501 until their handler is written; never a silent drop. */
+export const mediaNotServed: LintRule = {
+  code: 'LINT_MEDIA_NOT_SERVED',
+  severity: 'warning',
+  check: (context) =>
+    context.operations.flatMap((operation): Finding[] => {
+      const media = mediaOf(context.document, operation.operation);
+      if (media === 'json') return [];
+      return [{ at: at(operation), message: `${operation.method.toUpperCase()} ${operation.path} ${MEDIA_WORDS[media]}: its default handler answers 501 NOT_IMPLEMENTED`, operation }];
+    }),
 };

@@ -21,14 +21,15 @@ export function responseSampleOf(document: OpenApiDocument, schema: unknown): Js
   return sampleIn(document, schema, 'response', 0);
 }
 
-function sampleIn(document: OpenApiDocument, schema: unknown, direction: Direction, depth: number): Json | undefined {
+/** `part`: one part of an allOf, whose required names its siblings may describe. */
+function sampleIn(document: OpenApiDocument, schema: unknown, direction: Direction, depth: number, part = false): Json | undefined {
   const resolved = resolve(document, schema);
   if (!resolved || depth > 8) return undefined;
   const given = exampleOf(resolved);
   if (given !== undefined) return withoutHidden(document, resolved, given, direction);
   if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return resolved.enum[0] as Json;
   // An object with its own properties reads its allOf parts itself (properties and required are inherited).
-  if (Array.isArray(resolved.allOf) && !isObject(resolved.properties)) return mergeObjects(resolved.allOf.map((part) => sampleIn(document, part, direction, depth + 1)));
+  if (Array.isArray(resolved.allOf) && !isObject(resolved.properties)) return mergeObjects(resolved.allOf.map((member) => sampleIn(document, member, direction, depth + 1, true)));
   const alternative = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
   if (Array.isArray(alternative) && alternative.length > 0) return sampleIn(document, alternative[0], direction, depth + 1);
   switch (typeOf(resolved)) {
@@ -44,7 +45,7 @@ function sampleIn(document: OpenApiDocument, schema: unknown, direction: Directi
       return item === undefined ? [] : Array.from({ length: Math.max(1, Number(resolved.minItems ?? 1)) }, () => item);
     }
     case 'object':
-      return objectSample(document, resolved, direction, depth);
+      return objectSample(document, resolved, direction, depth, part);
     default:
       return undefined;
   }
@@ -208,10 +209,14 @@ function numberSample(schema: SchemaObject): number {
   return Math.min(low, high);
 }
 
-function objectSample(document: OpenApiDocument, schema: SchemaObject, direction: Direction, depth: number): Json | undefined {
+function objectSample(document: OpenApiDocument, schema: SchemaObject, direction: Direction, depth: number, part: boolean): Json | undefined {
   const required = new Set(requiredOf(document, schema));
   const sample: { [key: string]: Json } = {};
-  for (const [name, property] of Object.entries(propertiesOf(document, schema))) {
+  const properties = propertiesOf(document, schema);
+  // Required but described nowhere (Directus requires `datatype` and never defines it): any value will do.
+  const undescribed = part || schema.additionalProperties === false ? [] : [...required].filter((name) => !(name in properties));
+  for (const name of undescribed) sample[name] = 'sample';
+  for (const [name, property] of Object.entries(properties)) {
     if (!required.has(name) || property[HIDDEN[direction]] === true) continue;
     const value = sampleIn(document, property, direction, depth + 1);
     // A required field no sample can fill: no valid body at all (its schema wants an example).

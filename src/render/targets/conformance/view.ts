@@ -66,7 +66,9 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   const own = model.operations.filter((operation) => operation.resource === resource.key);
   const byKind = Object.fromEntries(own.filter((operation) => operation.kind !== 'other').map((operation) => [operation.kind, operation.operationId]));
   const create = own.find((operation) => operation.kind === 'create');
-  const parent = resources.get(resource.parents.map((p) => p.collection).join('/'));
+  // Only a parent item the path names owns it (`/users/me` names none).
+  const named = resource.parents.some((p) => p.idParams.length > 0);
+  const parent = named ? resources.get(resource.parents.map((p) => p.collection).join('/')) : undefined;
   const createSchema = create && bodySchemaOf(document, create);
   const sample = createSchema === undefined ? undefined : sampleOf(document, createSchema);
   const idSchema = resource.idParams[0] ? idParameterSchema(document, own, resource.idParams[0]) : undefined;
@@ -107,7 +109,17 @@ function operationPlan(model: ApiModel, document: OpenApiDocument, operation: Op
     ...(sample !== undefined ? { body: { contentType: operation.requestBody!.jsonContentType!, sample } } : {}),
     ...(isList ? { paging: { style: operation.paging!.style, defaultLimit: operation.paging!.defaultLimit, maxLimit: operation.paging!.maxLimit } } : {}),
     query: operation.parameters.query.map((parameter) => parameter.name),
+    ...requiredQueryOf(document, operation),
   };
+}
+
+/** A sample for each required query parameter of a scalar type: without them every request is a 422. */
+function requiredQueryOf(document: OpenApiDocument, operation: OperationModel): Pick<OperationPlan, 'requiredQuery'> {
+  const values = operation.parameters.query.flatMap((parameter) => {
+    const value = parameter.required ? sampleOf(document, parameter.schema) : undefined;
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? [[parameter.name, value] as const] : [];
+  });
+  return values.length > 0 ? { requiredQuery: Object.fromEntries(values) } : {};
 }
 
 /** Scopes every alternative asks for: a credential with none of them is refused (403) whichever it tries. */
@@ -159,7 +171,14 @@ function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<st
     const file = (resource ?? ROOT_NAMES).fileName;
     const view = files.get(file) ?? { file, label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'), operations: [] };
     files.set(file, view);
-    const tests = testsOf({ model, document, operation, resource, plan: resource && plans[resource.name] });
+    const plan = resource && plans[resource.name];
+    const unknown = unaddressedParams(operation, plan);
+    if (unknown.length > 0) {
+      // Several ids per item are not modelled yet: say so, rather than fail on a path the suite cannot fill.
+      view.operations.push({ title: `${operation.httpMethod} ${operation.path} (${operation.operationId})`, tests: [test(operation, 'is addressed by its resource', 'addressable', { params: unknown })] });
+      continue;
+    }
+    const tests = testsOf({ model, document, operation, resource, plan });
     // One wrong method per path, with the path's first operation.
     if (!methodsTested.has(operation.path)) {
       methodsTested.add(operation.path);
@@ -170,6 +189,13 @@ function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<st
     view.operations.push({ title: `${operation.httpMethod} ${operation.path} (${operation.operationId})`, tests });
   }
   return [...files.values()];
+}
+
+/** Path parameters of an operation on a resource that its plan gives no value for (neither a parent's, the scope's nor the id). */
+function unaddressedParams(operation: OperationModel, plan: ResourcePlan | undefined): string[] {
+  if (!plan) return [];
+  const known = new Set([...plan.parentParams, ...(plan.idParam ? [plan.idParam] : [])]);
+  return operation.parameters.path.map((parameter) => parameter.name).filter((name) => !known.has(name));
 }
 
 /** A method the path does not declare, preferring ones that cannot be confused with a read. */

@@ -311,6 +311,8 @@ interface CollectionInput {
 
 /** The resource its items (or its value) live under, where the default store keeps it: its existence is checked. */
 function storedParentOf({ resource, resources, stored }: CollectionInput): ResourceModel | undefined {
+  // Under a path that names no parent item (`/users/me`, `/permissions/me`) nothing is owned: no parent to check.
+  if (resource.parents.every((p) => p.idParams.length === 0)) return undefined;
   const parentKey = resource.parents.map((p) => p.collection).join('/');
   const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
   return parent?.singleton ? undefined : parent;

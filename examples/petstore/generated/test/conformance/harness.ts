@@ -256,6 +256,7 @@ class HttpSuite implements Suite {
   request(plan: OperationPlan, options: RequestOptions = {}): Promise<Answer> {
     return this.send(plan.method, fillPath(plan.path, options.path ?? {}), {
       ...options,
+      query: { ...plan.requiredQuery, ...options.query },
       auth: options.auth ?? authFor(this, plan),
     });
   }

@@ -88,6 +88,8 @@ export interface Client {
     NotesTypes.GetNotePath & { query?: NotesTypes.GetNoteQuery } & NoBody & CallOptions,
     NotesTypes.GetNoteData
   >;
+  /** DELETE /notes/{note_id} */
+  deleteNote: Operation<NotesTypes.DeleteNotePath & NoBody & CallOptions, void>;
   /** GET /fields/{collection} */
   listFields: ListOperation<
     FieldsTypes.ListFieldsPath & { query?: FieldsTypes.ListFieldsQuery } & NoBody & CallOptions,
@@ -125,6 +127,7 @@ export function createClient(options: ClientOptions): Client {
     getTaskSummary: transport.operation({ method: 'GET', path: '/tasks/{task_id}/summary' }),
     createNote: transport.operation({ method: 'POST', path: '/notes' }),
     getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),
+    deleteNote: transport.operation({ method: 'DELETE', path: '/notes/{note_id}' }),
     listFields: transport.list({ method: 'GET', path: '/fields/{collection}', paging: 'cursor' }),
     createField: transport.operation({ method: 'POST', path: '/fields/{collection}' }),
     getField: transport.operation({ method: 'GET', path: '/fields/{collection}/{field_id}' }),

@@ -87,6 +87,10 @@ export interface NotesHandlers {
   getNote(
     request: OperationRequest<NotesTypes.GetNotePath, NotesTypes.GetNoteQuery, undefined>,
   ): Awaitable<NotesTypes.GetNoteData | undefined>;
+  /** DELETE /notes/{note_id} */
+  deleteNote(
+    request: OperationRequest<NotesTypes.DeleteNotePath, NoParameters, undefined>,
+  ): Awaitable<boolean>;
 }
 
 /** Operations on fields (/fields/{collection}/{field_id}). */

@@ -288,6 +288,25 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       handlers.notes.getNote(request as Parameters<Handlers['notes']['getNote']>[0]),
   },
   {
+    operationId: 'deleteNote',
+    method: 'delete',
+    path: '/notes/:note_id',
+    kind: 'delete',
+    status: 200,
+    hasData: false,
+    security: {
+      public: false,
+      alternatives: [[{ scheme: 'bearer', scopes: [] }], [{ scheme: 'apiKey', scopes: [] }]],
+    },
+    parameters: parameters.deleteNoteValidator,
+    shape: 'flat',
+    fields: FIELDS.notes,
+    includes: [],
+    cacheControl: 'private, no-cache',
+    invoke: (handlers, request) =>
+      handlers.notes.deleteNote(request as Parameters<Handlers['notes']['deleteNote']>[0]),
+  },
+  {
     operationId: 'listFields',
     method: 'get',
     path: '/fields/:collection',

@@ -119,7 +119,7 @@ export interface paths {
     get: operations['getNote'];
     put?: never;
     post?: never;
-    delete?: never;
+    delete: operations['deleteNote'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1095,6 +1095,39 @@ export interface operations {
       403: components['responses']['ForbiddenError'];
       404: components['responses']['NotFoundError'];
       406: components['responses']['NotAcceptableError'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimitedError'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteNote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        note_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description deleted: a 200 with no body, not a 204 */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequestError'];
+      401: components['responses']['UnauthorizedError'];
+      403: components['responses']['ForbiddenError'];
+      404: components['responses']['NotFoundError'];
+      406: components['responses']['NotAcceptableError'];
+      409: components['responses']['ConflictError'];
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];

@@ -9,4 +9,5 @@ import { store } from '../store/index.js';
 export const notes: NotesHandlers = {
   createNote: (request) => store.notes.create<{ id: string }>(request)?.id,
   getNote: (request) => store.notes.get(request),
+  deleteNote: (request) => store.notes.remove(request),
 };

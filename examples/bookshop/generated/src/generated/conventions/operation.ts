@@ -183,7 +183,9 @@ async function answer<Handlers>(
   if (!route.hasData) {
     if (result === false) throw errors.notFound();
     ctx.status = route.status;
-    ctx.body = null;
+    // Koa turns a null body into 204; a 200 (or 201) the spec declares without content stays what it is, empty.
+    ctx.body = route.status === 204 ? null : '';
+    ctx.remove('Content-Type');
     return;
   }
   if (result === undefined) throw errors.notFound();

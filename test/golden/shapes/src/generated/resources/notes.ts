@@ -22,3 +22,6 @@ export type GetNoteQuery = NonNullable<operations['getNote']['parameters']['quer
 export type GetNoteResponse =
   operations['getNote']['responses'][200]['content']['application/json'];
 export type GetNoteData = GetNoteResponse['data'];
+
+// DELETE /notes/{note_id}
+export type DeleteNotePath = operations['deleteNote']['parameters']['path'];

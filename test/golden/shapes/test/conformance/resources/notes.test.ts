@@ -113,9 +113,28 @@ describe('GET /notes/{note_id} (getNote)', () => {
     { field: 'text' },
   );
   suite.check(
-    'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
+    'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',
     checks.methodNotAllowed,
     'getNote',
-    'DELETE',
+    'POST',
+  );
+});
+
+describe('DELETE /notes/{note_id} (deleteNote)', () => {
+  suite.check('DELETE /notes/{note_id} → 200, then GET → 404', checks.deletes, 'deleteNote');
+  suite.check(
+    'DELETE /notes/{note_id} → 401 UNAUTHORIZED without a credential',
+    checks.unauthorizedWithoutCredential,
+    'deleteNote',
+  );
+  suite.check(
+    'DELETE /notes/{note_id} → 401 UNAUTHORIZED with an invalid credential',
+    checks.unauthorizedWithInvalidCredential,
+    'deleteNote',
+  );
+  suite.check(
+    'DELETE /notes/{note_id} → 404 RESOURCE_NOT_FOUND for an unknown id',
+    checks.notFoundForUnknownId,
+    'deleteNote',
   );
 });
