@@ -121,13 +121,14 @@ async function suite(out) {
 function run(command, args, { cwd, env = process.env, timeoutMs } = {}) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: a timeout ends the command and everything it started (jest's workers under /usr/bin/time).
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-200_000)));
     let timedOut = false;
-    const timer = timeoutMs ? setTimeout(() => ((timedOut = true), child.kill('SIGKILL')), timeoutMs) : undefined;
+    const timer = timeoutMs ? setTimeout(() => ((timedOut = true), process.kill(-child.pid, 'SIGKILL')), timeoutMs) : undefined;
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, timedOut, seconds: Number(process.hrtime.bigint() - started) / 1e9 });

@@ -51,8 +51,13 @@ export function buildModel(document: OpenApiDocument, config: Config): ApiModel 
     operations.push(model);
     addToResource(document, resources, model, operation);
   }
-  // An item path repeats its collection's scope (`/fields/{collection}/{field}`): its id is what follows.
-  for (const resource of resources.values()) resource.idParams = resource.idParams.slice(resource.scopeParams.length);
+  const kinds = new Map(operations.map((operation) => [operation.operationId, operation.kind]));
+  for (const resource of resources.values()) {
+    // An item path repeats its collection's scope (`/fields/{collection}/{field}`): its id is what follows.
+    resource.idParams = resource.idParams.slice(resource.scopeParams.length);
+    // A key reached by a singleton path and by a collection's (GitHub's …/configurations/defaults) is a collection.
+    resource.singleton &&= resource.itemPath === undefined && !resource.operations.some((id) => kinds.get(id) === 'list' || kinds.get(id) === 'create');
+  }
   labelResources([...resources.values()]);
   nameAll({ resources: [...resources.values()], operations, hasRoot: operations.some((operation) => !resources.has(operation.resource)) });
   return {

@@ -131,6 +131,24 @@ describe('model: API', () => {
     expect(model(withKeyInAuthorization).securitySchemes).toEqual([{ name: 'auth', kind: 'bearer', header: 'Authorization' }]);
   });
 
+  // Before: GitHub's /orgs/{org}/code-security/configurations/defaults (a list) and …/{configuration_id}/defaults
+  // (a singleton) share a key; the resource was a singleton whose store had no list (2 tsc errors in the output).
+  test('a key reached by a singleton path and by a list is a collection', () => {
+    const object = { type: 'object', properties: { scope: { type: 'string' } } };
+    const shared = spec({
+      paths: {
+        '/orgs/{org}/configs/defaults': { get: { operationId: 'listDefaults', parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': ok({ type: 'array', items: object }) } } },
+        '/orgs/{org}/configs/{config_id}/defaults': {
+          put: { operationId: 'setDefault', parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }, { name: 'config_id', in: 'path', required: true, schema: { type: 'integer' } }], requestBody: { content: { 'application/json': { schema: object } } }, responses: { '200': ok(object) } },
+        },
+        '/settings': { get: { operationId: 'getSettings', responses: { '200': ok(object) } } },
+      },
+    });
+    const api = model(shared);
+    expect(resource(api, 'settings').singleton).toBe(true);
+    expect(resource(api, 'orgs/configs/defaults')).toMatchObject({ singleton: false, operations: ['listDefaults', 'setDefault'] });
+  });
+
   test('the error catalog, in status order', () => {
     const statuses = api.errors.map((error) => error.status);
     expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
