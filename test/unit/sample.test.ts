@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { responseSampleOf, sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
+import { mergeSamples, requiredResponseValuesOf, responseSampleOf, sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
 
 const document: OpenApiDocument = {
   openapi: '3.1.0',
@@ -56,8 +56,52 @@ describe('samples', () => {
     expect(sampleOf(document, schema)).toEqual({ secret: 'sample' });
   });
 
+  // Before: Ideal Postcodes' address examples hold values outside their enums; the store served them and the suite failed them.
+  test('an example that breaks its own schema is passed over; one that fits is kept', () => {
+    expect(sampleOf(document, { type: 'string', enum: ['GBR', 'IMN'], example: 'ITA' })).toBe('GBR');
+    expect(sampleOf(document, { type: 'string', enum: ['GBR', 'IMN'], example: 'IMN' })).toBe('IMN');
+    expect(responseSampleOf(document, { type: 'object', required: ['n'], properties: { n: { type: 'integer', maximum: 5 } }, example: { n: 9 } })).toEqual({ n: 1 });
+  });
+
+  test('allOf parts that disagree (an example in one, an enum in another) are sampled as they combine', () => {
+    const schema = {
+      type: 'object',
+      allOf: [
+        { type: 'object', required: ['country'], properties: { country: { type: 'string', example: 'ITA' } } },
+        { type: 'object', properties: { country: { enum: ['GBR'] } } },
+      ],
+    };
+    expect(responseSampleOf(document, schema)).toEqual({ country: 'GBR' });
+  });
+
+  // Before: Dialogporten's required `conditionType: { allOf: [$ref: Enum] }` had no sample, so every request was a 422.
+  test('an allOf over a scalar samples the scalar', () => {
+    expect(sampleOf(document, { allOf: [ref('Genre')] })).toBe('poetry');
+  });
+
+  test('a oneOf takes the first alternative whose value the whole schema accepts', () => {
+    const schema = { oneOf: [{ type: 'string' }, { type: 'string', enum: ['sample'] }, { type: 'integer' }] };
+    // 'sample' matches the first two alternatives, so oneOf refuses it; 1 matches only the third.
+    expect(sampleOf(document, schema)).toBe(1);
+  });
+
   test('deterministic', () => {
     expect(JSON.stringify(sampleOf(document, ref('Book')))).toBe(JSON.stringify(sampleOf(document, ref('Book'))));
+  });
+});
+
+describe('values a server makes', () => {
+  test('required response fields: a sample each, null where null is allowed, write-only ones left out', () => {
+    const schema = {
+      type: 'object',
+      required: ['url', 'archived_at', 'secret', 'missing'],
+      properties: { url: { type: 'string', format: 'uri' }, archived_at: { type: ['string', 'null'], format: 'date-time' }, secret: { type: 'string', writeOnly: true }, note: { type: 'string' } },
+    };
+    expect(requiredResponseValuesOf(document, schema)).toEqual({ url: 'https://example.com/resource', archived_at: null });
+  });
+
+  test('samples of several answers merge member by member; the first scalar wins', () => {
+    expect(mergeSamples([{ code: 1, result: { token: 'a' } }, { code: 2, result: { user: 'b' } }])).toEqual({ code: 1, result: { token: 'a', user: 'b' } });
   });
 });
 

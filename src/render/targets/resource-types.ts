@@ -123,3 +123,29 @@ function itemAlias(resource: ResourceModel, operations: OperationModel[]): Alias
   if (list) return { name: resource.typeName, type: `${list.typeName}Data[number]`, doc };
   return undefined;
 }
+
+/** What the default store does for an operation: its kind, where the store serves it (a list that answers no page is none). */
+export function storedKindOf(operation: OperationModel): OperationModel['kind'] {
+  return operation.kind !== 'list' || answerOf(operation).isList ? operation.kind : 'other';
+}
+
+const STORED_KINDS = new Set<OperationModel['kind']>(['list', 'read', 'create', 'replace', 'update', 'delete']);
+
+/** Keys of the resources the default store keeps (a collection or a singleton): those with an operation it serves. */
+export function storedResourceKeys(model: ApiModel): Set<string> {
+  const keys = new Set(model.resources.map((resource) => resource.key));
+  return new Set(model.operations.filter((operation) => keys.has(operation.resource) && STORED_KINDS.has(storedKindOf(operation))).map((operation) => operation.resource));
+}
+
+/**
+ * The resource whose item owns this one's items (or value), where the default
+ * store keeps it: the service answers 404 under a missing one, and the suite
+ * expects that. None under a path that names no parent item (`/users/me`) or
+ * a parent the store does not keep (a lookup key such as `/autocomplete/addresses/{address}/gbr`).
+ */
+export function storedParentOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>, stored: ReadonlySet<string>): ResourceModel | undefined {
+  if (resource.parents.every((p) => p.idParams.length === 0)) return undefined;
+  const parentKey = resource.parents.map((p) => p.collection).join('/');
+  const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
+  return parent?.singleton ? undefined : parent;
+}

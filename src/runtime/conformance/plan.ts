@@ -8,6 +8,8 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
+/** A query parameter's value: a scalar, or the values of an array parameter. */
+export type QueryValue = string | number | boolean | (string | number | boolean)[];
 
 export type OperationKind = 'list' | 'read' | 'create' | 'replace' | 'update' | 'delete' | 'other';
 
@@ -48,7 +50,7 @@ export interface OperationPlan {
   /** Query parameters it declares. */
   query: string[];
   /** A valid value for each required query parameter: sent with every request unless a check sends its own. */
-  requiredQuery?: Record<string, string | number | boolean>;
+  requiredQuery?: Record<string, QueryValue>;
 }
 
 /** A body that breaks one rule of its schema, the field it names, and the per-field code the conventions give that failure. */

@@ -6,6 +6,7 @@
  */
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { Json, Violation } from '../../../runtime/conformance/plan.js';
+import { exampleCheckOf } from './example-check.js';
 
 /** Which properties a value leaves out: a request the read-only ones, a response the write-only ones. */
 type Direction = 'request' | 'response';
@@ -21,17 +22,76 @@ export function responseSampleOf(document: OpenApiDocument, schema: unknown): Js
   return sampleIn(document, schema, 'response', 0);
 }
 
+/** A valid value for each required property of a response object that a sample can fill (write-only ones left out). */
+export function requiredResponseValuesOf(document: OpenApiDocument, schema: unknown): { [key: string]: Json } {
+  const resolved = resolve(document, schema);
+  if (!resolved) return {};
+  const properties = propertiesOf(document, resolved);
+  const values: { [key: string]: Json } = {};
+  for (const name of requiredOf(document, resolved)) {
+    const property = properties[name];
+    if (!property || property.writeOnly === true) continue;
+    // A nullable field no write gave a value holds none.
+    const value = allowsNull(property) ? null : sampleIn(document, property, 'response', 1);
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+/** The names an object schema requires (its allOf parts' included); none for no schema. */
+export function requiredPropertiesOf(document: OpenApiDocument, schema: unknown): string[] {
+  const resolved = resolve(document, schema);
+  return resolved ? requiredOf(document, resolved) : [];
+}
+
+function allowsNull(schema: SchemaObject): boolean {
+  return schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null')) || schema.type === 'null';
+}
+
+/** Objects merged member by member (nested objects alike); the first value given wins elsewhere. */
+export function mergeSamples(samples: { [key: string]: Json }[]): { [key: string]: Json } {
+  const merged: { [key: string]: Json } = {};
+  for (const sample of samples) {
+    for (const [name, value] of Object.entries(sample)) {
+      const known = merged[name];
+      if (known === undefined) merged[name] = value;
+      else if (isPlainObject(known) && isPlainObject(value)) merged[name] = mergeSamples([known, value]);
+    }
+  }
+  return merged;
+}
+
 /** `part`: one part of an allOf, whose required names its siblings may describe. */
 function sampleIn(document: OpenApiDocument, schema: unknown, direction: Direction, depth: number, part = false): Json | undefined {
   const resolved = resolve(document, schema);
   if (!resolved || depth > 8) return undefined;
   const given = exampleOf(resolved);
-  if (given !== undefined) return withoutHidden(document, resolved, given, direction);
+  const example = given === undefined ? undefined : withoutHidden(document, resolved, given, direction);
+  // An example that breaks its own schema (a value outside its enum) is passed over: the sample must be valid.
+  if (example !== undefined && exampleCheckOf(document, direction)(resolved, example)) return example;
   if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return resolved.enum[0] as Json;
+  const valid = (value: Json | undefined) => value !== undefined && exampleCheckOf(document, direction)(resolved, value);
   // An object with its own properties reads its allOf parts itself (properties and required are inherited).
-  if (Array.isArray(resolved.allOf) && !isObject(resolved.properties)) return mergeObjects(resolved.allOf.map((member) => sampleIn(document, member, direction, depth + 1, true)));
-  const alternative = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
-  if (Array.isArray(alternative) && alternative.length > 0) return sampleIn(document, alternative[0], direction, depth + 1);
+  if (Array.isArray(resolved.allOf) && !isObject(resolved.properties)) {
+    const parts = resolved.allOf.map((member) => sampleIn(document, member, direction, depth + 1, true));
+    // allOf over a scalar (`allOf: [$ref: SomeEnum]`, as .NET writes a documented enum): a part's value.
+    const scalar = parts.find((value) => value !== undefined && !isPlainObject(value) && valid(value));
+    if (scalar !== undefined) return scalar;
+    const merged = mergeObjects(parts);
+    // Parts sampled apart can disagree (an example in one, an enum in another): then sample the properties as they combine.
+    if (valid(merged)) return merged;
+    return objectSample(document, resolved, direction, depth, part) ?? merged;
+  }
+  const alternatives = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
+  if (Array.isArray(alternatives) && alternatives.length > 0) {
+    // The first alternative whose sample the whole schema takes (a oneOf refuses a value two alternatives match).
+    const samples = alternatives.map((alternative) => () => sampleIn(document, alternative, direction, depth + 1));
+    for (const sample of samples) {
+      const value = sample();
+      if (valid(value)) return value;
+    }
+    return samples[0]!();
+  }
   switch (typeOf(resolved)) {
     case 'string':
       return stringSample(resolved);

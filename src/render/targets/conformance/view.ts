@@ -10,7 +10,7 @@ import type { ApiPlan, OperationPlan, ResourcePlan } from '../../../runtime/conf
 import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
-import { answerOf } from '../resource-types.js';
+import { answerOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
 export interface TestView {
@@ -43,7 +43,8 @@ const UNKNOWN_STRING = 'no-such-id'; // letters and dashes: it passes the usual 
 export function conformanceView(model: ApiModel, document: OpenApiDocument): ConformanceView {
   const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
   const operations = Object.fromEntries(model.operations.map((operation) => [operation.operationId, operationPlan(model, document, operation, resources)]));
-  const plans = Object.fromEntries(model.resources.map((resource) => [resource.name, resourcePlan(model, document, resource, resources)]));
+  const stored = storedResourceKeys(model);
+  const plans = Object.fromEntries(model.resources.map((resource) => [resource.name, resourcePlan(model, document, resource, resources, stored)]));
   const { mechanism, version } = model.config.versioning;
   return {
     api: {
@@ -62,13 +63,12 @@ export function conformanceView(model: ApiModel, document: OpenApiDocument): Con
   };
 }
 
-function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: ResourceModel, resources: Map<string, ResourceModel>): ResourcePlan {
+function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: ResourceModel, resources: Map<string, ResourceModel>, stored: ReadonlySet<string>): ResourcePlan {
   const own = model.operations.filter((operation) => operation.resource === resource.key);
   const byKind = Object.fromEntries(own.filter((operation) => operation.kind !== 'other').map((operation) => [operation.kind, operation.operationId]));
   const create = own.find((operation) => operation.kind === 'create');
-  // Only a parent item the path names owns it (`/users/me` names none).
-  const named = resource.parents.some((p) => p.idParams.length > 0);
-  const parent = named ? resources.get(resource.parents.map((p) => p.collection).join('/')) : undefined;
+  // The parent the service checks: only one the path names (`/users/me` names none) and the store keeps.
+  const parent = storedParentOf(resource, resources, stored);
   const createSchema = create && bodySchemaOf(document, create);
   const sample = createSchema === undefined ? undefined : sampleOf(document, createSchema);
   const idSchema = resource.idParams[0] ? idParameterSchema(document, own, resource.idParams[0]) : undefined;
@@ -113,14 +113,17 @@ function operationPlan(model: ApiModel, document: OpenApiDocument, operation: Op
   };
 }
 
-/** A sample for each required query parameter of a scalar type: without them every request is a 422. */
+/** A sample for each required query parameter of a scalar type or an array of them: without them every request is a 422. */
 function requiredQueryOf(document: OpenApiDocument, operation: OperationModel): Pick<OperationPlan, 'requiredQuery'> {
   const values = operation.parameters.query.flatMap((parameter) => {
     const value = parameter.required ? sampleOf(document, parameter.schema) : undefined;
-    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? [[parameter.name, value] as const] : [];
+    return isQueryScalar(value) || (Array.isArray(value) && value.every(isQueryScalar)) ? [[parameter.name, value] as const] : [];
   });
   return values.length > 0 ? { requiredQuery: Object.fromEntries(values) } : {};
 }
+
+const isQueryScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /** Scopes every alternative asks for: a credential with none of them is refused (403) whichever it tries. */
 function requiredScopes(operation: OperationModel): string[] {

@@ -8,8 +8,9 @@ import { itemSchemaOf, jsonSchemaOf, scalarTypeOf, successResponse } from '../..
 import { singular } from '../../../openapi/names.js';
 import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
-import { responseSampleOf } from '../conformance/sample.js';
-import { answerOf, itemTypeName, operationDoc, operationTypeNames, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
+import { bodySchemaOf } from '../conformance/view.js';
+import { answerOf, itemTypeName, operationDoc, operationTypeNames, storedKindOf, storedParentOf, storedResourceKeys, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -135,7 +136,7 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
     routes.push(route);
   }
   // The default store keeps a collection (or a singleton) for each resource with a CRUD operation.
-  const stored = new Set([...groups].filter(([key, group]) => resources.has(key) && group.operations.some((route) => route.storeMethod)).map(([key]) => key));
+  const stored = storedResourceKeys(model);
   const collections: Typed<CollectionView>[] = [];
   const singletons: Typed<SingletonView>[] = [];
   for (const key of stored) {
@@ -199,7 +200,7 @@ interface RouteInput {
 function routeView({ model, document, operation, resource, group, resources, validator }: RouteInput): RouteView {
   const types = operationTypeNames(operation);
   const { hasData, isList } = answerOf(operation);
-  const kind = isList || operation.kind !== 'list' ? operation.kind : 'other';
+  const kind = storedKindOf(operation);
   const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
   return {
     operationId: operation.operationId,
@@ -309,18 +310,9 @@ interface CollectionInput {
   model: ApiModel;
 }
 
-/** The resource its items (or its value) live under, where the default store keeps it: its existence is checked. */
-function storedParentOf({ resource, resources, stored }: CollectionInput): ResourceModel | undefined {
-  // Under a path that names no parent item (`/users/me`, `/permissions/me`) nothing is owned: no parent to check.
-  if (resource.parents.every((p) => p.idParams.length === 0)) return undefined;
-  const parentKey = resource.parents.map((p) => p.collection).join('/');
-  const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
-  return parent?.singleton ? undefined : parent;
-}
-
 function singletonView(input: CollectionInput): SingletonView {
   const { resource, document, model } = input;
-  const parent = storedParentOf(input);
+  const parent = storedParentOf(input.resource, input.resources, input.stored);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
   return {
     variable: resource.identifier,
@@ -334,22 +326,49 @@ function singletonView(input: CollectionInput): SingletonView {
 
 /** What a singleton holds before it is written: a value valid for what its GET (or else a write) answers. */
 function initialValueOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): unknown {
+  const schema = answeredItemSchemaOf(model, resource, document);
+  const value = schema && responseSampleOf(document, schema);
+  return isObject(value) ? value : undefined;
+}
+
+/** The schema of the resource as its read (or else another operation with a JSON answer) answers it. */
+function answeredItemSchemaOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): unknown {
   const answering = model.operations.filter((operation) => operation.resource === resource.key && operation.success.contentType);
   const read = answering.find((operation) => operation.kind === 'read') ?? answering[0];
   const source = read && document.paths?.[read.path]?.[read.method];
-  const schema = isObject(source) ? itemSchemaOf(document, source) : undefined;
-  const value = schema && responseSampleOf(document, schema);
-  return isObject(value) ? value : undefined;
+  return isObject(source) ? itemSchemaOf(document, source) : undefined;
+}
+
+/**
+ * Values for the required fields of an item that no request sets (`url`,
+ * `node_id`, a wrapper's `code`), valid for every answer of the resource (a
+ * create may answer another shape than a read): the store fills them, so
+ * answers stay valid. Not the id, the timestamps or the path's ids, which the
+ * store sets itself.
+ */
+function serverMadeValuesOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument, pathFields: string[]): Record<string, unknown> | undefined {
+  const operations = model.operations.filter((operation) => operation.resource === resource.key);
+  // What a create must send is never missing from an item.
+  const sent = operations.filter((operation) => operation.kind === 'create').flatMap((operation) => requiredPropertiesOf(document, bodySchemaOf(document, operation)));
+  const own = new Set(['id', ...sent, ...pathFields, ...(resource.createdField ? [resource.createdField] : []), ...(resource.updatedField ? [resource.updatedField] : [])]);
+  const answers = operations
+    .filter((operation) => operation.success.contentType && operation.kind !== 'other' && operation.kind !== 'delete')
+    .map((operation) => document.paths?.[operation.path]?.[operation.method])
+    .map((source) => (isObject(source) ? itemSchemaOf(document, source) : undefined));
+  const values = mergeSamples(answers.map((schema) => (schema === undefined ? {} : requiredResponseValuesOf(document, schema))));
+  const made = Object.entries(values).filter(([name]) => !own.has(name));
+  return made.length > 0 ? Object.fromEntries(made) : undefined;
 }
 
 function collectionView(input: CollectionInput): CollectionView {
   const { resource, document, model } = input;
   // Existence is checked against the parent's collection where it has one; the scope holds either way.
-  const parent = storedParentOf(input);
+  const parent = storedParentOf(input.resource, input.resources, input.stored);
   const idField = resource.fields.find((field) => field.name === 'id');
   const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
   const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
+  const defaults = resource.shape === 'flat' ? serverMadeValuesOf(model, resource, document, parentParams) : undefined;
   return {
     variable: resource.identifier,
     itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
@@ -363,6 +382,7 @@ function collectionView(input: CollectionInput): CollectionView {
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
     ...(seed ? { seed: JSON.stringify(seed) } : {}),
+    ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
   };
 }
 

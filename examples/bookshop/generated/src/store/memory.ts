@@ -37,6 +37,12 @@ export interface CollectionOptions {
   updatedField?: string;
   /** Items the collection starts with. */
   seed?: Row[];
+  /**
+   * What an item holds where no write gave it a value: the response's required
+   * fields that a server makes (`url`, `node_id`), valid for their schema, so
+   * every answer carries what the spec promises.
+   */
+  defaults?: Record<string, unknown>;
 }
 
 interface Stored {
@@ -96,7 +102,12 @@ export class MemoryCollection<Item> {
     const scope = this.scopeOf(path);
     if (scope === undefined) return undefined;
     const now = new Date().toISOString();
-    const row: Row = { ...(request.body as object), id: this.newId(), ...this.fromPath(path) };
+    const row: Row = {
+      ...this.options.defaults,
+      ...(request.body as object),
+      id: this.newId(),
+      ...this.fromPath(path),
+    };
     if (this.options.createdField) row[this.options.createdField] = now;
     if (this.options.updatedField) row[this.options.updatedField] = now;
     return this.present<Out>(this.insert(row, scope).row);
@@ -105,7 +116,12 @@ export class MemoryCollection<Item> {
   replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(
       request.path as Path,
-      (row) => ({ ...(request.body as object), ...pick(row, this.kept()) }) as Row,
+      (row) =>
+        ({
+          ...this.options.defaults,
+          ...(request.body as object),
+          ...pick(row, this.kept()),
+        }) as Row,
     );
   }
 

@@ -1,0 +1,27 @@
+/** The default store's answers hold what the spec promises, whatever a write sent. */
+import { MemoryCollection } from '../../../src/runtime/server/store/memory.js';
+
+type Row = Record<string, unknown>;
+
+const books = () =>
+  new MemoryCollection<Row>({
+    type: 'books',
+    shape: 'flat',
+    idParam: 'book_id',
+    ids: 'integer',
+    // What a server makes (GitHub's `url`, `node_id`): required in every answer, set by no request.
+    defaults: { url: 'https://example.com/resource', node_id: 'sample' },
+  });
+
+test('a created item holds the server-made fields; what the body sends wins', () => {
+  const created = books().create<Row>({ path: {}, body: { title: 'Dune', node_id: 'given' } });
+  expect(created).toEqual({ id: 1, title: 'Dune', url: 'https://example.com/resource', node_id: 'given' });
+});
+
+test('a replaced item keeps holding them; a body cannot take its id', () => {
+  const store = books();
+  store.create({ path: {}, body: { title: 'Dune' } });
+  const replaced = store.replace<Row>({ path: { book_id: 1 }, body: { title: 'Emma', id: 7 } });
+  expect(replaced).toEqual({ id: 1, title: 'Emma', url: 'https://example.com/resource', node_id: 'sample' });
+  expect(store.get({ path: { book_id: 1 } })).toEqual(replaced);
+});
