@@ -67,6 +67,8 @@ export const DIAGNOSTIC_CATALOG = {
   LINT_LIST_NOT_ARRAY: 'Return an array of items from the collection (single items live at `<collection>/{id}`).',
   LINT_MEDIA_NOT_SERVED: 'Write its handler in src/handlers/ (files and event streams are not generated yet), or set the rule to off in x-specforge.lint.rules.',
   LINT_FIELD_CASING: 'Rename to snake_case (`created_after`, `has_more`), as the conventions name their own fields.',
+  LINT_CLOSED_ALLOF:
+    'Move `additionalProperties: false` from the branch to the composed schema as `unevaluatedProperties: false` (OpenAPI 3.1), or drop it from the branch (3.0 has no way to close a composition).',
   LINT_UNBOUNDED_INPUT: 'Bound it: `maxLength` for strings, `maxItems` for arrays, `maximum` for numbers.',
   LINT_SECURITY_SCHEME: 'Use `http` `bearer` or an `apiKey` in the `X-API-Key` header.',
   LINT_QUERY_KEY_SCHEME: 'Read the key from a header (`X-API-Key`): URLs end up in logs and browser histories.',

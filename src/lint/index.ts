@@ -10,7 +10,7 @@ import { diagnostic, toPointer, type Diagnostic, type DiagnosticCode, type Sever
 import { operationsOf, type OpenApiDocument } from '../openapi/document.js';
 import type { Finding, LintContext, LintRule } from './rule.js';
 import { conventionErrorBodies, conventionParameters } from './rules/ownership.js';
-import { boundedInput, fieldCasing } from './rules/inputs.js';
+import { boundedInput, closedAllOf, fieldCasing } from './rules/inputs.js';
 import { listReturnsArray, mediaNotServed, operationId, operationIdUnique, pathParameters } from './rules/operations.js';
 import { collectionPlural, pathCasing, pathShapeRule, pathVerb, versionSegment } from './rules/paths.js';
 import { credentialsInQuery, queryKeyScheme, securitySchemes } from './rules/security.js';
@@ -27,6 +27,7 @@ export const RULES: readonly LintRule[] = [
   listReturnsArray,
   mediaNotServed,
   fieldCasing,
+  closedAllOf,
   boundedInput,
   securitySchemes,
   queryKeyScheme,

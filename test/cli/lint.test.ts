@@ -135,6 +135,11 @@ const RULE_CASES: RuleCase[] = [
     ],
   },
   {
+    code: 'LINT_CLOSED_ALLOF',
+    severity: 'warning',
+    findings: [{ pointer: '#/components/schemas/Dog/allOf/0', line: 22, column: 11, says: 'allOf branch "Pet" has additionalProperties: false and refuses "bark"' }],
+  },
+  {
     code: 'LINT_UNBOUNDED_INPUT',
     severity: 'warning',
     findings: [
@@ -185,7 +190,7 @@ describe('one fixture pair per rule', () => {
   test('the table covers every LINT_ code of the catalog, each with a fixture pair', () => {
     const catalogued = Object.keys(DIAGNOSTIC_CATALOG).filter((code) => code.startsWith('LINT_')).sort();
     expect(RULE_CASES.map((c) => c.code).sort()).toEqual(catalogued);
-    expect(catalogued).toHaveLength(17);
+    expect(catalogued).toHaveLength(18);
     for (const { code } of RULE_CASES) {
       expect(existsSync(join(ROOT, fixture(`${code}/fires.yaml`)))).toBe(true);
       expect(existsSync(join(ROOT, fixture(`${code}/quiet.yaml`)))).toBe(true);

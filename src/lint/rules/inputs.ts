@@ -4,7 +4,7 @@
  * request body may hold (unbounded input is how services get exhausted).
  */
 import { parseRef } from '../../diagnostics.js';
-import { isJsonMediaType } from '../../openapi/classify.js';
+import { isJsonMediaType, propertiesOf } from '../../openapi/classify.js';
 import {
   deref,
   isObject,
@@ -37,6 +37,43 @@ export const fieldCasing: LintRule = {
       return findings;
     }),
 };
+
+/**
+ * `additionalProperties: false` on a branch of an `allOf` closes that branch
+ * alone: it refuses every property the other branches add, so an instance
+ * that has any of them satisfies no such schema (JSON Schema's allOf does not
+ * merge branches). What the validator, the service and the suite would then
+ * disagree on is caught here instead.
+ */
+export const closedAllOf: LintRule = {
+  code: 'LINT_CLOSED_ALLOF',
+  severity: 'warning',
+  check: (context) =>
+    context.operations.flatMap((operation) => {
+      const findings: Finding[] = [];
+      for (const body of [...requestBodies(context, operation), ...responseBodies(context, operation)]) {
+        walkSchemas(context, body, (schema, at) => {
+          for (const closed of closedBranches(context, schema))
+            findings.push({ at: [...at, 'allOf', String(closed.index)], message: closed.message, operation });
+        });
+      }
+      return findings;
+    }),
+};
+
+function closedBranches(context: LintContext, schema: SchemaObject): { index: number; message: string }[] {
+  const branches = (schema.allOf ?? []).map((branch) => ({ branch, resolved: deref<SchemaObject>(context.document, branch) }));
+  const namesOf = (part: SchemaObject | undefined) => propertiesOf(context.document, part).map(({ name }) => name);
+  return branches.flatMap(({ branch, resolved }, index) => {
+    if (resolved?.additionalProperties !== false) return [];
+    const own = new Set(namesOf(resolved));
+    const added = [...branches.filter((_, other) => other !== index).flatMap(({ resolved: other }) => namesOf(other)), ...Object.keys(schema.properties ?? {})];
+    const refused = [...new Set(added.filter((name) => !own.has(name)))];
+    if (refused.length === 0) return [];
+    const name = isReference(branch) ? `"${branch.$ref.split('/').pop()}"` : 'this branch';
+    return [{ index, message: `allOf branch ${name} has additionalProperties: false and refuses ${refused.map((n) => `"${n}"`).join(', ')} that the other branches add: no instance with them is valid` }];
+  });
+}
 
 function queryParameterNames(context: LintContext, operation: LintOperation): Finding[] {
   return queryParameters(context, operation)
