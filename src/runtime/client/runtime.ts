@@ -195,7 +195,7 @@ export class Transport {
   }
 
   /** Every page of a list, following `pagination` until its end. */
-  async *pages<Item>(spec: OperationSpec, params: Params): AsyncGenerator<ApiResponse<Item[]>> {
+  async *pages<Item>(spec: OperationSpec, params: Params): AsyncGenerator<ApiResponse<Item[]>, void, undefined> {
     let query = { ...(params.query as Record<string, unknown> | undefined) };
     for (;;) {
       const page = await this.request<Item[]>(spec, { ...params, query });
@@ -360,7 +360,7 @@ export type Operation<P, Data> = ((params: P) => Promise<Data>) & {
 
 export type ListOperation<P, Item> = Operation<P, Item[]> & {
   /** Every page, in order, until the last. */
-  pages(params: P): AsyncGenerator<ApiResponse<Item[]>>;
+  pages(params: P): AsyncGenerator<ApiResponse<Item[]>, void, undefined>;
   /** Every item of every page. */
-  all(params: P): AsyncGenerator<Item>;
+  all(params: P): AsyncGenerator<Item, void, undefined>;
 };

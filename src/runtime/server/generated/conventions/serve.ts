@@ -56,8 +56,11 @@ export function timeoutsFromEnv(): ServerTimeouts {
   return timeouts;
 }
 
+/** What serving needs of a Koa application, whatever its state and context types. */
+export type Servable = Pick<Koa, 'callback'> & { context: object };
+
 export function serve(
-  app: Koa<any, any>,
+  app: Servable,
   { port, host, timeouts: given = {}, redaction = appRedaction(app) }: ServeOptions,
 ): Promise<Server> {
   const timeouts = { ...timeoutsFromEnv(), ...given };
@@ -85,7 +88,7 @@ export function serve(
 }
 
 /** `app.context` is Koa's place for values every request shares: createApp keeps the service's redaction there. */
-function appRedaction(app: Koa<any, any>): Redaction {
+function appRedaction(app: Servable): Redaction {
   const kept = (app.context as { redaction?: Redaction }).redaction;
   return kept ?? redactionOf();
 }
