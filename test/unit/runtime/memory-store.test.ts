@@ -25,3 +25,21 @@ test('a replaced item keeps holding them; a body cannot take its id', () => {
   expect(replaced).toEqual({ id: 1, title: 'Emma', url: 'https://example.com/resource', node_id: 'sample' });
   expect(store.get({ path: { book_id: 1 } })).toEqual(replaced);
 });
+
+// Before: Directus's `GET /fields` listed nothing of what `POST /fields/{collection}` created.
+test('a list whose path names only part of the scope shows the items under every value of the rest', () => {
+  const fields = new MemoryCollection<Row>({
+    type: 'fields',
+    shape: 'flat',
+    idParam: 'field',
+    ids: 'uuid',
+    scope: ['collection'],
+  });
+  fields.create({ path: { collection: 'books' }, body: { name: 'title' } });
+  fields.create({ path: { collection: 'authors' }, body: { name: 'born' } });
+  const list = { limit: 10, sort: [], filters: {} };
+  const names = (path: object) => fields.list<Row>({ path, list })!.items.map((item) => item.name);
+  expect(names({})).toEqual(['title', 'born']);
+  expect(names({ collection: 'books' })).toEqual(['title']);
+  expect(names({ collection: 'films' })).toEqual([]);
+});

@@ -82,7 +82,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     ...(parent ? { parent: parent.name } : {}),
     parentParams,
     operations: byKind,
-    ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample) } : {}),
+    ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample && isBodyField(name)) } : {}),
     ...(madeUp.length > 0 ? { scope: madeUpScope(document, own, madeUp) } : {}),
     ...(unknownId !== undefined ? { unknownId } : {}),
     unknownParents: Object.fromEntries(parentParams.map((name) => [name, unknownIdFor(idParameterSchema(document, own, name)) ?? UNKNOWN_STRING])),
@@ -278,12 +278,15 @@ function notFoundTests({ operation, plan, resource }: TestInput): TestView[] {
   return tests;
 }
 
+/** A field the suite may vary through a body: not the id, which the store gives (a body's `id` never changes it). */
+const isBodyField = (name: string) => name !== 'id';
+
 /** A body that changes one field of the operation's sample to another valid value. */
 function changeOf(document: OpenApiDocument, operation: OperationModel): Record<string, unknown> | undefined {
   const schema = bodySchemaOf(document, operation);
   const sample = schema === undefined ? undefined : sampleOf(document, schema);
   if (!isObject(sample)) return undefined;
-  for (const name of writablePropertiesOf(document, schema)) {
+  for (const name of writablePropertiesOf(document, schema).filter(isBodyField)) {
     const other = valuesOf(document, schema, name, 2)?.find((value) => value !== sample[name]);
     if (other !== undefined) return { [name]: other };
   }
@@ -333,14 +336,15 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
       if (values || field.name === resource.createdField) tests.push(test(operation, `→ sorts by ${field.name} ascending and descending`, 'sorts', { field: field.name, values: values ?? null }));
     }
   }
-  if (query.has('fields')) tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
+  // Without known fields (a free-form object) there is nothing to select.
+  if (query.has('fields') && resource.fields.length > 0) tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
   for (const field of resource.fields.filter((candidate) => candidate.filterable && query.has(candidate.name))) {
     const values = createSchema === undefined ? undefined : valuesOf(document, createSchema, field.name, 2);
     if (values) tests.push(test(operation, `→ filters on ${field.name}`, 'filters', { field: field.name, values }));
   }
   if (query.has('created_after') && resource.createdField) tests.push(test(operation, '→ created_after and created_before bound the creation date', 'filtersByCreationDate'));
   // A marker must fit the field: a plain string of room enough.
-  const searchable = createSchema === undefined ? undefined : plainStringsOf(document, createSchema).find((field) => field.maxLength >= 16);
+  const searchable = createSchema === undefined ? undefined : plainStringsOf(document, createSchema).find((field) => field.maxLength >= 16 && isBodyField(field.name));
   if (query.has('search') && searchable) tests.push(test(operation, `→ search finds an item by its ${searchable.name}`, 'searches', { field: searchable.name }));
   return tests;
 }

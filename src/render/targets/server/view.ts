@@ -327,7 +327,9 @@ function singletonView(input: CollectionInput): SingletonView {
 /** What a singleton holds before it is written: a value valid for what its GET (or else a write) answers. */
 function initialValueOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): unknown {
   const schema = answeredItemSchemaOf(model, resource, document);
-  const value = schema && responseSampleOf(document, schema);
+  // Only written, never read back (`PATCH /users/me/track/page` answers 204): it holds an empty object, which writes change.
+  if (schema === undefined) return {};
+  const value = responseSampleOf(document, schema);
   return isObject(value) ? value : undefined;
 }
 

@@ -48,6 +48,8 @@ export interface CollectionOptions {
 interface Stored {
   row: Row;
   scope: string;
+  /** The values of the scope's parameters, in order. */
+  owners: string[];
   /** Insertion order: the last sort key, so every order is total and cursors are stable. */
   seq: number;
 }
@@ -64,19 +66,23 @@ export class MemoryCollection<Item> {
   private lastId = 0;
 
   constructor(private readonly options: CollectionOptions) {
-    for (const row of options.seed ?? []) this.insert(row, '');
+    for (const row of options.seed ?? []) this.insert(row, '', []);
   }
 
-  /** A page of the items under the path's parent; undefined when that parent does not exist. */
+  /**
+   * A page of the items under the path's parent; undefined when that parent
+   * does not exist. A path that names only some of the scope (`/fields` beside
+   * `/fields/{collection}`) lists the items under every value of the rest.
+   */
   list<Out = Item>(request: {
     path: object;
     list: ListQuery;
   }): (CursorPage<Out> & OffsetPage<Out>) | undefined {
-    const scope = this.scopeOf(request.path as Path);
-    if (scope === undefined) return undefined;
+    const inScope = this.scopeFilter(request.path as Path);
+    if (inScope === undefined) return undefined;
     const { list } = request;
     const matching = [...this.rows.values()].filter(
-      (stored) => stored.scope === scope && this.matches(stored.row, list),
+      (stored) => inScope(stored) && this.matches(stored.row, list),
     );
     const sorted = matching.sort((a, b) => compareStored(a, b, list.sort));
     const start =
@@ -110,7 +116,7 @@ export class MemoryCollection<Item> {
     };
     if (this.options.createdField) row[this.options.createdField] = now;
     if (this.options.updatedField) row[this.options.updatedField] = now;
-    return this.present<Out>(this.insert(row, scope).row);
+    return this.present<Out>(this.insert(row, scope, this.ownersOf(path)).row);
   }
 
   replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
@@ -158,6 +164,21 @@ export class MemoryCollection<Item> {
     return [...(this.options.scope ?? []), this.options.idParam];
   }
 
+  /** Which stored items a list of the path shows: undefined when their parent is missing. */
+  private scopeFilter(path: Path): ((stored: Stored) => boolean) | undefined {
+    const named = (this.options.scope ?? []).map((param) => path[param]);
+    if (named.every((value) => value !== undefined)) {
+      const scope = this.scopeOf(path);
+      return scope === undefined ? undefined : (stored) => stored.scope === scope;
+    }
+    return (stored) =>
+      named.every((value, index) => value === undefined || stored.owners[index] === String(value));
+  }
+
+  private ownersOf(path: Path): string[] {
+    return (this.options.scope ?? []).map((param) => String(path[param]));
+  }
+
   /** Where the path's items live: undefined when their parent is missing. */
   private scopeOf(path: Path): string | undefined {
     const scope = this.options.scope ?? [];
@@ -170,7 +191,7 @@ export class MemoryCollection<Item> {
       )
     )
       return undefined;
-    return scope.map((param) => String(path[param])).join('/');
+    return this.ownersOf(path).join('/');
   }
 
   private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
@@ -191,8 +212,8 @@ export class MemoryCollection<Item> {
     ];
   }
 
-  private insert(row: Row, scope: string): Stored {
-    const stored = { row: storable(row), scope, seq: this.seq++ };
+  private insert(row: Row, scope: string, owners: string[]): Stored {
+    const stored = { row: storable(row), scope, owners, seq: this.seq++ };
     this.rows.set(keyOf(scope, row.id), stored);
     return stored;
   }
