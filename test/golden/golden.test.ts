@@ -135,7 +135,8 @@ describe('golden TypeScript type-checks under strict', () => {
     const ts = (await import('typescript')).default;
     const { dir: project, cleanup } = completeProject(golden);
     try {
-      const files = [...readTree(project).keys()].filter((path) => path.endsWith('.ts')).map((path) => join(project, path));
+      // The project's sources: not the scaffolds' origins, records kept in .specforge/ to diff against.
+      const files = [...readTree(project).keys()].filter((path) => path.endsWith('.ts') && !path.startsWith('.specforge/')).map((path) => join(project, path));
       expect(files.length).toBeGreaterThan(1);
       const program = ts.createProgram(files, {
         strict: true,
