@@ -75,6 +75,8 @@ export const DIAGNOSTIC_CATALOG = {
   LINT_CREDENTIAL_IN_QUERY: 'Send credentials in a header (`Authorization: Bearer …` or `X-API-Key`), never in the URL; rename the parameter if it is not one.',
   LINT_CONVENTION_PARAMETER: 'Drop the declaration (the conventions add theirs), or rename the parameter if it means something else.',
   LINT_CONVENTION_ERROR_BODY: 'Declare no body for error statuses (the conventions add the error envelope), or use the envelope.',
+  SCAFFOLD_UNKNOWN: 'Name a scaffold as `specforge generate` lists it, relative to --out (e.g. src/store/index.ts), or by a path into --out.',
+  SCAFFOLD_ORIGIN_MISSING: 'Run `specforge generate` first: it records the rendering of each scaffold in .specforge/scaffolds/, committed with the project.',
   MANIFEST_INVALID: 'Delete .specforge/manifest.json only if you know every generated file is unchanged; then regenerate.',
 } as const;
 

@@ -14,7 +14,7 @@ import { validateConfig } from './config.js';
 import { diagnostic, SpecforgeError, type Diagnostic } from './diagnostics.js';
 import { lintSpec } from './lint/index.js';
 import type { OpenApiDocument } from './openapi/document.js';
-import { byKey, byLocation } from './order.js';
+import { byKey, byLocation, byPath } from './order.js';
 import { createFormatter } from './format/index.js';
 import { loadSpec, placeAll, type LoadedSpec } from './load/index.js';
 import { mayReference, refRootsOf } from './load/ref-root.js';
@@ -30,13 +30,14 @@ import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadFragments, loadResources, VERSION, type Resources } from './resources.js';
-import { applyPlan, readDiskState, readManifest, specFileHash } from './write/disk.js';
+import { applyPlan, readDiskState, readManifest, readTexts, recordOrigin, specFileHash } from './write/disk.js';
 import { outputFolder } from './write/output-folder.js';
-import { pathProblem } from './write/paths.js';
+import { isInside, outsideOutProblem, pathProblem } from './write/paths.js';
 import { sha256 } from './hash.js';
-import { MANIFEST_PATH, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
+import { MANIFEST_PATH, originPath, serializeManifest, type Manifest, type OperationRecord } from './write/manifest.js';
 import { PACKAGE_JSON, packageNeeds, readPackageJson, updatePackageJson, type PackageNeed } from './write/package-json.js';
-import { findDrift, planWrite, type Action, type Finding, type Plan } from './write/plan.js';
+import { driftedScaffolds, findDrift, originsToRecover, pathsToRead, planWrite, type Action, type Finding, type Plan, type PlanInput } from './write/plan.js';
+import { unifiedDiff } from './unified-diff.js';
 
 /**
  * In rendering order, which matters for large specs: the many small files go
@@ -232,6 +233,8 @@ export interface GenerateResult {
   packageJson: PackageJsonResult;
   /** Why the run would not write (hand-edited files, templates left out): a --dry-run reports them after its plan. */
   refusals: Diagnostic[];
+  /** Scaffolds whose latest rendering differs from their origin (`specforge diff-scaffold` shows how). */
+  drift: string[];
 }
 
 export interface PackageJsonResult {
@@ -253,7 +256,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const settled = !options.force && !options.updatePackageJson && revert.length === 0 && previous !== undefined;
   if (settled && isUpToDate({ ...options, outDir, previous, settings: resources.fingerprint, templates })) {
     const inputs = referableInputs(options, previous).map((input) => input.file);
+    // Reported on every run until accepted: the last run recorded which scaffolds drifted.
+    const drift = driftedScaffolds(previous.files, readDiskState(outDir, Object.keys(previous.files).filter((path) => previous.files[path]!.rendered !== undefined)));
     return {
+      drift,
       actions: [],
       operations: { added: [], removed: [] },
       upToDate: true,
@@ -267,16 +273,23 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { files, sources, warnings, operations, loadWarnings } = await buildOutputs(options, resources);
   const progress = options.progress ?? SILENT;
   return stage(progress, 'write', () => {
-    const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {})]);
-    const plan = planWrite({ files, previous, disk, force: options.force === true, outDir: options.outDir });
+    const disk = readDiskState(outDir, pathsToRead(files, previous));
+    const plan = planWrite(planInput({ files, previous, disk, force: options.force === true, outDir }, options.outDir));
     const refusals = [...revert, ...plan.conflicts];
     if (refusals.length > 0 && !options.dryRun) throw new SpecforgeError(refusals);
     if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, templates, files: plan.files, operations }));
     const packageJson = keptPackageJson(outDir, plan, options);
     const changes = operationChanges(previous?.operations, operations);
     const inputs = sources.all.map((file) => file.path);
-    return { actions: plan.actions, operations: changes, upToDate: false, inputs, warnings, loadWarnings, packageJson, refusals };
+    const drift = driftedScaffolds(plan.files, disk);
+    return { actions: plan.actions, operations: changes, upToDate: false, inputs, warnings, loadWarnings, packageJson, refusals, drift };
   });
+}
+
+/** The plan's input, with the text of each scaffold that is its own origin (read here: the plan is pure). `shownOut` names --out in messages. */
+function planInput(input: Omit<PlanInput, 'untouched'>, shownOut: string): PlanInput {
+  const untouched = readTexts(input.outDir, originsToRecover(input.files, input.previous, input.disk));
+  return { ...input, outDir: shownOut, untouched };
 }
 
 /** When the user's package.json was kept: what it lacks of the one this specforge writes, added if asked. */
@@ -297,18 +310,20 @@ function templatesRecord(outDir: string, templates: string | undefined): string 
   return pathProblem(way, { upward: true }) === undefined ? way : undefined;
 }
 
+const TEMPLATES_LEFT_OUT = { generate: 'run would revert', check: 'check would report', 'diff-scaffold': 'diff would show the built-in rendering of' } as const;
+
 /**
  * The last generation used --templates and this run names none: it would put
  * the built-in output back over what the templates customise. `check` has no
  * --force, so its advice is only to name the templates.
  */
-function templatesLeftOut(previous: Manifest | undefined, options: GenerateOptions, command: 'generate' | 'check'): Diagnostic[] {
+function templatesLeftOut(previous: Manifest | undefined, options: GenerateOptions, command: 'generate' | 'check' | 'diff-scaffold'): Diagnostic[] {
   if (previous?.templates === undefined || options.templates !== undefined) return [];
   const folder = relative(process.cwd(), resolve(options.outDir, previous.templates)) || '.';
   const how = `Pass --templates ${folder} (or set "templates" in specforge.config.json)`;
   const message =
     `${options.outDir} was generated with the templates in ${folder} (so its manifest records); ` +
-    `without --templates this ${command === 'generate' ? 'run would revert' : 'check would report'} every file they customise`;
+    `without --templates this ${TEMPLATES_LEFT_OUT[command]} every file they customise`;
   return [
     diagnostic('TEMPLATES_NOT_GIVEN', message, { file: join(options.outDir, MANIFEST_PATH) }, {
       hint: command === 'generate' ? `${how}; or pass --force to go back to the built-in templates.` : `${how}.`,
@@ -331,6 +346,8 @@ export function recordedInputs(options: InputOptions, outDir: string): string[] 
 
 export interface CheckResult {
   findings: Finding[];
+  /** Scaffolds whose rendering differs from their origin: information, not a failure (they are the user's). */
+  drift: string[];
   /** Warnings from loading the spec (an overlay target that selects nothing). */
   loadWarnings: Diagnostic[];
 }
@@ -343,13 +360,69 @@ export async function check(options: GenerateOptions): Promise<CheckResult> {
   if (revert.length > 0) throw new SpecforgeError(revert);
   // Drift only: the rules were applied when the output was generated.
   const { files, sources, resources, operations, loadWarnings } = await buildOutputs({ ...options, lint: false });
-  const disk = readDiskState(outDir, [...files.map((f) => f.path), ...Object.keys(previous?.files ?? {}), MANIFEST_PATH]);
-  const findings = findDrift({ files, previous, disk });
-  const expected = planWrite({ files, previous, disk, force: false, outDir: options.outDir }).files;
-  const manifest = manifestFor({ sources, resources, templates: templatesRecord(outDir, options.templates), files: expected, operations });
+  const disk = readDiskState(outDir, [...pathsToRead(files, previous), MANIFEST_PATH]);
+  const expected = planWrite(planInput({ files, previous, disk, force: false, outDir }, options.outDir));
+  const findings = [...findDrift({ files, previous, disk }), ...expected.origins.map(originFinding)].sort(byPath);
+  const manifest = manifestFor({ sources, resources, templates: templatesRecord(outDir, options.templates), files: expected.files, operations });
   if (previous === undefined) findings.push({ path: MANIFEST_PATH, problem: 'missing' });
   else if (disk.get(MANIFEST_PATH) !== sha256(serializeManifest(manifest))) findings.push({ path: MANIFEST_PATH, problem: 'stale' });
-  return { findings, loadWarnings };
+  return { findings, loadWarnings, drift: driftedScaffolds(expected.files, disk) };
+}
+
+/** A scaffold's origin a generate would write or delete: the record is committed output like any other. */
+function originFinding(action: Action): Finding {
+  const problem = action.change === 'create' ? 'missing' : action.change === 'delete' ? 'orphaned' : 'stale';
+  return { path: action.path, problem };
+}
+
+export interface ScaffoldDiffOptions extends GenerateOptions {
+  /** The scaffold: relative to --out (as `generate` lists it), or a path to it from the current folder. */
+  scaffold: string;
+  /** Record the fresh rendering as the scaffold's origin: the user has merged what they wanted of it. */
+  accept?: boolean;
+}
+
+export interface ScaffoldDiffResult {
+  /** The scaffold's path below --out. */
+  path: string;
+  /** From its origin to its fresh rendering, as `patch -p1` reads it (`a/<path>`, `b/<path>`); empty when they are the same. */
+  diff: string;
+  accepted: boolean;
+  loadWarnings: Diagnostic[];
+}
+
+/** `specforge diff-scaffold`: what the spec now renders for a scaffold, against what specforge last recorded for it. */
+export async function scaffoldDiff(options: ScaffoldDiffOptions): Promise<ScaffoldDiffResult> {
+  const outDir = outputFolder(options.outDir, options.spec);
+  const path = scaffoldPath(outDir, options);
+  const previous = readManifest(outDir);
+  const revert = templatesLeftOut(previous, options, 'diff-scaffold');
+  if (revert.length > 0) throw new SpecforgeError(revert);
+  const { files, loadWarnings } = await buildOutputs({ ...options, lint: false });
+  const fresh = files.find((file) => file.path === path && file.kind === 'scaffold');
+  if (fresh === undefined) {
+    const scaffolds = files.filter((file) => file.kind === 'scaffold').map((file) => file.path);
+    throw new SpecforgeError([diagnostic('SCAFFOLD_UNKNOWN', `${JSON.stringify(path)} is not a scaffold the spec produces; its scaffolds: ${scaffolds.join(', ')}`, { file: options.outDir })]);
+  }
+  const recorded = previous?.files[path];
+  const origin = recorded?.kind === 'scaffold' ? readTexts(outDir, [originPath(path)]).get(originPath(path)) : undefined;
+  if (recorded === undefined || origin === undefined || sha256(origin) !== recorded.sha256) {
+    throw new SpecforgeError([diagnostic('SCAFFOLD_ORIGIN_MISSING', `${path} has no recorded origin in ${options.outDir}`, { file: join(options.outDir, originPath(path)) })]);
+  }
+  const diff = unifiedDiff(origin, fresh.contents, { from: `a/${path}`, to: `b/${path}` });
+  const accept = options.accept === true && diff !== '';
+  if (accept) recordOrigin(outDir, path, fresh.contents, { ...previous!, files: { ...previous!.files, [path]: { kind: 'scaffold', sha256: sha256(fresh.contents) } } });
+  return { path, diff, accepted: accept, loadWarnings };
+}
+
+/** The scaffold named, as a path below --out: a path from here into --out, or one relative to it; never one that leaves it. */
+function scaffoldPath(outDir: string, { scaffold, outDir: shownOut }: ScaffoldDiffOptions): string {
+  const fromHere = resolve(scaffold);
+  const inside = [outDir, resolve(shownOut)].find((folder) => fromHere !== resolve(folder) && isInside(folder, fromHere));
+  const path = inside === undefined ? scaffold : relative(inside, fromHere).split(sep).join('/');
+  const problem = outsideOutProblem(path);
+  if (problem) throw new SpecforgeError([diagnostic('SCAFFOLD_UNKNOWN', `${JSON.stringify(scaffold)} ${problem}`, { file: shownOut })]);
+  return path;
 }
 
 interface ManifestInput {
@@ -418,9 +491,13 @@ function isUpToDate(options: UpToDateInput): boolean {
   // An input the spec may not reference now is not read here: the real run that follows reports it.
   if (inputs.length < previous.inputs.length) return false;
   if (!inputs.every((input) => specFileHash(input.file) === input.sha256)) return false;
-  const disk = readDiskState(outDir, Object.keys(previous.files));
-  // Scaffolds are the user's, edited or deleted: they never make a run necessary.
-  return Object.entries(previous.files).every(([path, entry]) => entry.kind === 'scaffold' || disk.get(path) === entry.sha256);
+  const scaffolds = Object.keys(previous.files).filter((path) => previous.files[path]!.kind === 'scaffold');
+  const disk = readDiskState(outDir, [...Object.keys(previous.files), ...scaffolds.map(originPath)]);
+  // Scaffolds are the user's, edited or deleted: they never make a run necessary. The origin of one
+  // still there must be intact (a project generated before origins were kept gets them recorded).
+  return Object.entries(previous.files).every(([path, entry]) =>
+    entry.kind === 'scaffold' ? disk.get(path) === undefined || disk.get(originPath(path)) === entry.sha256 : disk.get(path) === entry.sha256,
+  );
 }
 
 /**

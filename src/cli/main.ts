@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { serializeSpec } from '../openapi/serialize.js';
-import { check, generate, lint, mergeSpec, recordedInputs } from '../pipeline.js';
+import { check, generate, lint, mergeSpec, recordedInputs, scaffoldDiff } from '../pipeline.js';
 import { VERSION } from '../resources.js';
 import { closest } from '../suggest.js';
 import { writeAtomically } from '../write/disk.js';
@@ -22,6 +22,7 @@ import {
   printFindings,
   printOperationChanges,
   printPackageNeeds,
+  printScaffoldDrift,
   printLintReport,
   printLoadWarnings,
   printWarnings,
@@ -54,6 +55,11 @@ interface GenerateArgs extends Common {
   watch: boolean;
   lint: boolean;
   updatePackageJson: boolean;
+}
+
+interface DiffScaffoldArgs extends GenerateArgs {
+  file: string;
+  accept: boolean;
 }
 
 interface LintArgs extends Common {
@@ -117,7 +123,20 @@ export async function main(argv: string[]): Promise<number> {
         exitCode = await runCheck(withConfig<GenerateArgs>(args, ['spec', 'out']));
       },
     )
-    .demandCommand(1, 'Name a command: generate, lint, check or merge.')
+    .command(
+      'diff-scaffold <file> [spec]',
+      'Print how a scaffold (yours, kept as it is) would now be written: a unified diff from what specforge last recorded for it to its fresh rendering',
+      (y) =>
+        known(
+          outputOptions(specArgument(y))
+            .positional('file', { type: 'string', describe: 'The scaffold, relative to --out as `generate` lists it (e.g. src/store/index.ts), or a path into --out' })
+            .option('accept', { type: 'boolean', default: false, describe: 'Record the fresh rendering as the scaffold\'s origin, once you have merged what you want of it: its drift is no longer reported' }),
+        ),
+      async (args) => {
+        exitCode = await runDiffScaffold(withConfig<DiffScaffoldArgs>(args, ['spec', 'out']));
+      },
+    )
+    .demandCommand(1, 'Name a command: generate, lint, check, merge or diff-scaffold.')
     .strict()
     .version(VERSION)
     .help()
@@ -129,6 +148,7 @@ export async function main(argv: string[]): Promise<number> {
         '  lint      [--format text|json] [--strict]',
         '  check     [--out <dir>] [--templates <dir>]',
         '  merge     --out <file|->',
+        '  diff-scaffold <file>  [--out <dir>] [--templates <dir>] [--accept]',
         '  all       [--ref-root <dir>] [--overlay <file>] [--quiet] [--color|--no-color]',
         '',
         'Exit codes: 0 success; 1 invalid input, refused overwrite or stale output; 2 internal error.',
@@ -192,7 +212,7 @@ function withConfig<T extends Common>(args: Record<string, unknown>, required: (
   return { ...args, ...settings, lint: settings.lint ?? true, given } as unknown as T;
 }
 
-const COMMANDS = ['generate', 'lint', 'check', 'merge'];
+const COMMANDS = ['generate', 'lint', 'check', 'merge', 'diff-scaffold'];
 
 /** Every option name (and alias) yargs knows at this point; `getOptions` is public in yargs but missing from its types. */
 function optionNames(y: unknown): string[] {
@@ -286,8 +306,9 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
         printActions(output, result.actions, args.dryRun);
         printOperationChanges(output, result.operations);
         printPackageNeeds(output, result.packageJson);
-        if (!output.quiet) output.err(paint(output, '2', `  done in ${took}`));
       }
+      printScaffoldDrift(output, result.drift, (path) => diffScaffoldCommand(args.given, path));
+      if (!result.upToDate && !output.quiet) output.err(paint(output, '2', `  done in ${took}`));
       lastInputs = result.inputs;
       // Only a dry run comes back with refusals: the plan first, then why a real run would stop.
       if (result.refusals.length > 0) throw new SpecforgeError(result.refusals);
@@ -342,6 +363,11 @@ function generateCommand(given: Given): string {
   return words.join(' ');
 }
 
+/** The `specforge diff-scaffold` for one scaffold, with the inputs this command line named (the config file supplies the rest). */
+function diffScaffoldCommand(given: Given, path: string): string {
+  return generateCommand(given).replace(/^specforge generate/, `specforge diff-scaffold ${shellWord(path)}`);
+}
+
 /** A path as a POSIX shell reads it back: bare when safe, else single-quoted. */
 function shellWord(text: string): string {
   return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
@@ -379,14 +405,37 @@ async function runLint(args: LintArgs): Promise<number> {
 async function runCheck(args: GenerateArgs): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    const { findings, loadWarnings } = await check({ ...inputsOf(args), outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    const result = await check({ ...inputsOf(args), outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    const { findings, loadWarnings } = result;
     printLoadWarnings(output, loadWarnings);
+    // Scaffolds are the user's: their drift is information, whatever the result.
+    const drift = () => printScaffoldDrift(output, result.drift, (path) => diffScaffoldCommand(args.given, path));
     if (findings.length === 0) {
       output.out(`${args.out} is up to date with ${args.spec}.`);
+      drift();
       return EXIT.ok;
     }
     output.out(`${args.out} differs from what ${args.spec} generates:`);
     printFindings(output, findings, generateCommand(args.given));
+    drift();
     return EXIT.userError;
+  });
+}
+
+async function runDiffScaffold(args: DiffScaffoldArgs): Promise<number> {
+  const output = consoleOutput(args);
+  return guarded(output, async () => {
+    const result = await scaffoldDiff({ ...inputsOf(args), outDir: args.out, templates: args.templates, scaffold: args.file, accept: args.accept });
+    printLoadWarnings(output, result.loadWarnings);
+    const command = diffScaffoldCommand(args.given, result.path);
+    if (result.diff === '') output.err(`${result.path}: the spec renders it as specforge last recorded it; nothing to merge.`);
+    else if (result.accepted) output.err(`${result.path}: its fresh rendering is recorded as its origin; its drift is no longer reported.`);
+    else {
+      // The diff alone on stdout, for a pipe into patch; how to use it on stderr.
+      process.stdout.write(result.diff);
+      output.err(`Apply it to your file with \`${command} | patch -p1 -d ${shellWord(args.out)}\` (or merge it by hand);`);
+      output.err(`then \`${command} --accept\` records this rendering, and the drift is no longer reported.`);
+    }
+    return EXIT.ok;
   });
 }

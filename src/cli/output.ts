@@ -191,3 +191,14 @@ export function printPackageNeeds(output: Output, { needs, updated }: PackageJso
   );
   for (const need of needs) output.out(`  ${need.section}.${JSON.stringify(need.name)}: ${JSON.stringify(need.value)}`);
 }
+
+/**
+ * After `generate` and `check`: the scaffolds specforge would now write otherwise
+ * than it last recorded (a changed spec or a newer specforge), each with the
+ * command that shows how. Information, never a failure: the files are the user's.
+ */
+export function printScaffoldDrift(output: Output, drift: readonly string[], diffCommand: (path: string) => string): void {
+  if (drift.length === 0) return;
+  output.out('Scaffolds the spec now renders differently (yours are kept as they are): merge what you need, then record it with --accept:');
+  for (const path of drift) output.out(`  ~ ${path}  \`${diffCommand(path)}\``);
+}

@@ -13,7 +13,7 @@ import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, o
 import { basename, dirname, join, resolve } from 'node:path';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { sha256, specHash } from '../hash.js';
-import { MANIFEST_PATH, parseManifest, serializeManifest, type Manifest } from './manifest.js';
+import { MANIFEST_PATH, originPath, parseManifest, serializeManifest, type Manifest } from './manifest.js';
 import { isInside, outsideOutProblem } from './paths.js';
 import type { DiskState, Plan } from './plan.js';
 
@@ -39,8 +39,26 @@ export function readDiskState(outDir: string, paths: Iterable<string>): DiskStat
   return new Map(all.map((path) => [path, fileHash(join(outDir, path))]));
 }
 
+/** The text of each file named (each checked as every path is); a file that is not there is left out. */
+export function readTexts(outDir: string, paths: readonly string[]): Map<string, string> {
+  refuseObstacles(outDir, paths);
+  const texts = new Map<string, string>();
+  for (const path of paths) {
+    const file = join(outDir, path);
+    if (existsSync(file)) texts.set(path, readFileSync(file, 'utf8'));
+  }
+  return texts;
+}
+
+/** Records `contents` as a scaffold's origin, and the manifest that says so. */
+export function recordOrigin(outDir: string, scaffold: string, contents: string, manifest: Manifest): void {
+  refuseObstacles(outDir, [originPath(scaffold), MANIFEST_PATH]);
+  writeAtomically(join(outDir, originPath(scaffold)), contents);
+  writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
+}
+
 export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void {
-  for (const action of plan.actions) {
+  for (const action of [...plan.actions, ...plan.origins]) {
     // Checked again as each is carried out: deletions may have changed what lies on the way.
     refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
     const file = join(outDir, action.path);

@@ -9,10 +9,20 @@ import type { FileKind } from '../render/index.js';
 import { byKey } from '../order.js';
 import { outsideOutProblem, pathProblem } from './paths.js';
 
-/** specforge's own folder below --out: the manifest and the backups. */
+/** specforge's own folder below --out: the manifest, the scaffolds' origins and the backups. */
 export const SPECFORGE_DIR = '.specforge';
 export const MANIFEST_PATH = `${SPECFORGE_DIR}/manifest.json`;
 export const MANIFEST_VERSION = 1;
+
+/**
+ * A scaffold's origin: the rendering specforge last recorded for it (when it
+ * created it, or when the user accepted a later one), kept to show what a
+ * regeneration would change in it. Named after the scaffold, whose path the
+ * manifest check has already held to a portable path inside --out.
+ */
+export function originPath(scaffold: string): string {
+  return `${SPECFORGE_DIR}/scaffolds/${scaffold}`;
+}
 
 export interface Manifest {
   manifestVersion: number;
@@ -21,7 +31,7 @@ export interface Manifest {
   inputs: { path: string; sha256: string }[];
   /** Hash of everything else that shapes the output: templates, generator version. */
   settings: string;
-  files: Record<string, { kind: FileKind; sha256: string }>;
+  files: Record<string, FileRecord>;
   /**
    * The --templates folder the output was generated with, relative to --out and `/`-separated (portable
    * across checkouts); absent for the built-in templates. A run without it would revert what they customise.
@@ -34,6 +44,14 @@ export interface Manifest {
   overlay?: string;
   /** The spec's operations and the handler file that implements each, to report what a regeneration added or removed. */
   operations?: Record<string, OperationRecord>;
+}
+
+export interface FileRecord {
+  kind: FileKind;
+  /** A generated file's hash as written; a scaffold's origin's (see originPath): the user's file is theirs to change. */
+  sha256: string;
+  /** A scaffold's latest rendering, where it differs from its origin: drift to report until the user accepts it. */
+  rendered?: string;
 }
 
 export interface OperationRecord {
@@ -65,6 +83,7 @@ function shapeProblem(value: Manifest): string | undefined {
   if (typeof value.files !== 'object' || value.files === null) return '`files` must be an object';
   for (const [path, entry] of Object.entries(value.files)) {
     if ((entry?.kind !== 'generated' && entry?.kind !== 'scaffold') || !isHash(entry.sha256)) return `files[${quoted(path)}] must be { kind, sha256 }`;
+    if (entry.rendered !== undefined && (entry.kind !== 'scaffold' || !isHash(entry.rendered))) return `files[${quoted(path)}].rendered must be a scaffold's hash`;
     const problem = outputPathProblem(path);
     if (problem) return `files[${quoted(path)}] ${problem}`;
   }

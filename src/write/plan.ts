@@ -6,8 +6,8 @@
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { FileKind, OutputFile } from '../render/index.js';
 import { sha256 } from '../hash.js';
-import { SPECFORGE_DIR, type Manifest } from './manifest.js';
-import { byPath } from '../order.js';
+import { originPath, SPECFORGE_DIR, type FileRecord, type Manifest } from './manifest.js';
+import { byPath, byText } from '../order.js';
 
 export type Change =
   | 'create' // not on disk
@@ -21,7 +21,8 @@ export type Change =
 
 export interface Action {
   path: string;
-  kind: FileKind;
+  /** `origin`: a scaffold's origin under .specforge/scaffolds/, specforge's own record. */
+  kind: FileKind | 'origin';
   change: Change;
   contents?: string;
   sha256?: string;
@@ -38,6 +39,8 @@ function backupPath(path: string, diskHash: string): string {
 
 export interface Plan {
   actions: Action[];
+  /** What changes among the scaffolds' origins: bookkeeping, like the manifest, so kept apart from the files a run reports. */
+  origins: Action[];
   conflicts: Diagnostic[];
   files: Manifest['files'];
 }
@@ -51,10 +54,13 @@ export interface PlanInput {
   disk: DiskState;
   force: boolean;
   outDir: string;
+  /** The text of each scaffold originsToRecover names: a file still as specforge created it is its own origin. */
+  untouched?: ReadonlyMap<string, string>;
 }
 
-export function planWrite({ files, previous, disk, force, outDir }: PlanInput): Plan {
+export function planWrite({ files, previous, disk, force, outDir, untouched }: PlanInput): Plan {
   const actions: Action[] = [];
+  const origins: Action[] = [];
   const conflicts: Diagnostic[] = [];
   const produced = new Set(files.map((file) => file.path));
   const manifestFiles: Manifest['files'] = {};
@@ -72,13 +78,22 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     if (change === 'conflict') conflicts.push(conflictFor({ path: file.path, ours: recorded !== undefined, outDir, verb: 'overwrite' }));
     const backup = change === 'overwrite' ? { backupTo: backupPath(file.path, onDisk!) } : {};
     actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, sha256: hash, ...backup });
-    // A scaffold's entry records what it was created with, for as long as it is the user's.
-    const created = file.kind === 'scaffold' && (change === 'keep' || change === 'skip') ? recorded : undefined;
-    manifestFiles[file.path] = { kind: file.kind, sha256: created ?? hash };
+    if (file.kind === 'generated') manifestFiles[file.path] = { kind: file.kind, sha256: hash };
+    else {
+      const origin = scaffoldOrigin({ file, hash, change, recorded, originOnDisk: disk.get(originPath(file.path)), untouched: untouched?.get(file.path) });
+      manifestFiles[file.path] = origin.record;
+      if (origin.write) origins.push(origin.write);
+    }
   }
 
   for (const [path, entry] of Object.entries(previous?.files ?? {})) {
-    if (produced.has(path) || entry.kind === 'scaffold') continue; // scaffolds are never deleted
+    if (produced.has(path)) continue;
+    if (entry.kind === 'scaffold') {
+      // Scaffolds are never deleted; the origin of one the spec no longer produces has nothing left to compare with.
+      const at = originPath(path);
+      if (disk.get(at) !== undefined) origins.push({ path: at, kind: 'origin', change: 'delete' });
+      continue;
+    }
     const onDisk = disk.get(path);
     if (onDisk === undefined) continue;
     const edited = onDisk !== entry.sha256;
@@ -90,7 +105,64 @@ export function planWrite({ files, previous, disk, force, outDir }: PlanInput): 
     }
   }
   actions.sort(byPath);
-  return { actions, conflicts, files: manifestFiles };
+  return { actions, origins: origins.sort(byPath), conflicts, files: manifestFiles };
+}
+
+interface OriginInput {
+  file: OutputFile;
+  hash: string;
+  change: Change;
+  /** The origin's hash as the last manifest recorded it. */
+  recorded: string | undefined;
+  originOnDisk: string | undefined;
+  /** The user's file, where it is still as created and its origin is not intact. */
+  untouched: string | undefined;
+}
+
+/**
+ * A scaffold's origin after this run, with the write that records it where one
+ * is needed. A scaffold created now gets its rendering as origin; a kept one
+ * keeps an intact origin, and `rendered` says when this run's rendering differs
+ * (drift). A kept one without an intact origin (generated before origins were
+ * kept, or its record lost) takes its own text if still as created, else this
+ * rendering: what it drifted from is unknown, and a guess would be a false report.
+ */
+function scaffoldOrigin({ file, hash, change, recorded, originOnDisk, untouched }: OriginInput): { record: FileRecord; write?: Action } {
+  // Deleted by the user: no drift to report, the origin stays as it is for a --force that brings the file back.
+  if (change === 'skip') return { record: { kind: 'scaffold', sha256: recorded! } };
+  const record = (origin: string): FileRecord => ({ kind: 'scaffold', sha256: origin, ...(origin === hash ? {} : { rendered: hash }) });
+  if (change === 'keep' && recorded !== undefined && originOnDisk === recorded) return { record: record(recorded) };
+  const contents = (change === 'keep' ? untouched : undefined) ?? file.contents;
+  const origin = sha256(contents);
+  if (originOnDisk === origin) return { record: record(origin) };
+  const path = originPath(file.path);
+  return { record: record(origin), write: { path, kind: 'origin', change: originOnDisk === undefined ? 'create' : 'update', contents, sha256: origin } };
+}
+
+/** Every path a plan looks at: the files produced, those the last run recorded, and the scaffolds' origins. */
+export function pathsToRead(files: readonly OutputFile[], previous: Manifest | undefined): string[] {
+  const recorded = Object.entries(previous?.files ?? {});
+  const scaffolds = [...files.filter((file) => file.kind === 'scaffold').map((file) => file.path), ...recorded.filter(([, entry]) => entry.kind === 'scaffold').map(([path]) => path)];
+  return [...new Set([...files.map((file) => file.path), ...recorded.map(([path]) => path), ...scaffolds.map(originPath)])];
+}
+
+/** Kept scaffolds whose origin is not intact but which are still as created: planWrite wants their text (PlanInput.untouched). */
+export function originsToRecover(files: readonly OutputFile[], previous: Manifest | undefined, disk: DiskState): string[] {
+  return files
+    .filter((file) => file.kind === 'scaffold')
+    .map((file) => file.path)
+    .filter((path) => {
+      const recorded = previous?.files[path]?.sha256;
+      return recorded !== undefined && disk.get(path) === recorded && disk.get(originPath(path)) !== recorded;
+    });
+}
+
+/** Scaffolds whose latest rendering differs from their origin and that are still there (one the user deleted is not drift). */
+export function driftedScaffolds(files: Manifest['files'], disk: DiskState): string[] {
+  return Object.entries(files)
+    .filter(([path, entry]) => entry.rendered !== undefined && disk.get(path) !== undefined)
+    .map(([path]) => path)
+    .sort(byText);
 }
 
 /** `ours`: the manifest records the file, so a difference is a hand edit; else the file was never ours. */

@@ -332,7 +332,7 @@ describe('bad command lines', () => {
   test('no command: exit 1, names the commands', async () => {
     const result = await runCli([]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Name a command: generate, lint, check or merge.');
+    expect(result.stderr).toContain('Name a command: generate, lint, check, merge or diff-scaffold.');
     expectNoStackTrace(result);
   });
 

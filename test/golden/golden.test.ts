@@ -134,7 +134,8 @@ describe('the runtime modules', () => {
 
 /** A strict program over a complete project's TypeScript files. */
 function projectProgram(project: string): { program: ts.Program; files: string[] } {
-  const files = [...readTree(project).keys()].filter((path) => path.endsWith('.ts')).map((path) => join(project, path));
+  // The project's sources: not the scaffolds' origins, records kept in .specforge/ to diff against.
+  const files = [...readTree(project).keys()].filter((path) => path.endsWith('.ts') && !path.startsWith('.specforge/')).map((path) => join(project, path));
   const program = ts.createProgram(files, {
     strict: true,
     noEmit: true,

@@ -68,7 +68,7 @@ describe('applyPlan', () => {
     mkdirSync(join(out, 'a/b'), { recursive: true });
     writeFileSync(join(out, 'a/b/c.ts'), 'c');
     mkdirSync(join(work.dir, 'out2'));
-    applyPlan(out, { actions: [{ path: 'a/b/c.ts', kind: 'generated', change: 'delete' }], conflicts: [], files: {} }, manifest);
+    applyPlan(out, { actions: [{ path: 'a/b/c.ts', kind: 'generated', change: 'delete' }], origins: [], conflicts: [], files: {} }, manifest);
     expect(readdirSync(out)).toEqual(['.specforge']);
     expect(existsSync(join(work.dir, 'out2'))).toBe(true);
   });
@@ -77,7 +77,7 @@ describe('applyPlan', () => {
     writeFileSync(join(out, 'a.ts'), 'edited');
     mkdirSync(join(out, '.specforge/backup'), { recursive: true });
     writeFileSync(join(out, '.specforge/backup/a.ts.1'), 'first backup');
-    const plan = { actions: [{ path: 'a.ts', kind: 'generated' as const, change: 'overwrite' as const, contents: 'new', backupTo: '.specforge/backup/a.ts.1' }], conflicts: [], files: {} };
+    const plan = { actions: [{ path: 'a.ts', kind: 'generated' as const, change: 'overwrite' as const, contents: 'new', backupTo: '.specforge/backup/a.ts.1' }], origins: [], conflicts: [], files: {} };
     applyPlan(out, plan, manifest);
     expect(readFileSync(join(out, '.specforge/backup/a.ts.1'), 'utf8')).toBe('first backup');
     expect(readFileSync(join(out, 'a.ts'), 'utf8')).toBe('new');

@@ -1,6 +1,6 @@
 import { sha256 } from '../../src/hash.js';
 import { MANIFEST_VERSION, parseManifest, serializeManifest, type Manifest } from '../../src/write/manifest.js';
-import { findDrift, planWrite, type Action, type Change, type Finding } from '../../src/write/plan.js';
+import { driftedScaffolds, findDrift, originsToRecover, pathsToRead, planWrite, type Action, type Change, type Finding } from '../../src/write/plan.js';
 import { SpecforgeError } from '../../src/diagnostics.js';
 import type { FileKind, OutputFile } from '../../src/render/index.js';
 
@@ -70,15 +70,109 @@ describe('planWrite: one file at a time', () => {
     expect(plan.files).toEqual({ 'a.ts': { kind: 'generated', sha256: sha256('new') } });
   });
 
-  test('a kept scaffold keeps the hash it was created with', () => {
+  test('a kept scaffold keeps the hash of its origin, and records the rendering that drifted from it', () => {
     const plan = planWrite({
       files: [file('src/handlers/books.ts', 'template v2', 'scaffold')],
       previous: manifest({ 'src/handlers/books.ts': { contents: 'template v1', kind: 'scaffold' } }),
-      disk: disk({ 'src/handlers/books.ts': 'user code' }),
+      disk: disk({ 'src/handlers/books.ts': 'user code', '.specforge/scaffolds/src/handlers/books.ts': 'template v1' }),
       force: false,
       outDir: OUT,
     });
-    expect(plan.files['src/handlers/books.ts']).toEqual({ kind: 'scaffold', sha256: sha256('template v1') });
+    expect(plan.files['src/handlers/books.ts']).toEqual({ kind: 'scaffold', sha256: sha256('template v1'), rendered: sha256('template v2') });
+    expect(plan.origins).toEqual([]);
+  });
+});
+
+describe('planWrite: scaffold origins (.specforge/scaffolds/<path>)', () => {
+  const path = 'src/store/index.ts';
+  const origin = `.specforge/scaffolds/${path}`;
+  /** The plan for one scaffold rendered as `fresh`, last recorded as `recorded`, with the scaffold and its origin on disk as given. */
+  const planFor = ({ fresh, recorded, scaffold, originOnDisk, force = false, untouched }: {
+    fresh: string;
+    recorded: string | undefined;
+    scaffold: string | undefined;
+    originOnDisk: string | undefined;
+    force?: boolean;
+    untouched?: string;
+  }) =>
+    planWrite({
+      files: [file(path, fresh, 'scaffold')],
+      previous: recorded === undefined ? undefined : manifest({ [path]: { contents: recorded, kind: 'scaffold' } }),
+      disk: disk({ [path]: scaffold, [origin]: originOnDisk }),
+      force,
+      outDir: OUT,
+      ...(untouched === undefined ? {} : { untouched: new Map([[path, untouched]]) }),
+    });
+  const originWrites = (plan: ReturnType<typeof planFor>) => plan.origins.map((action) => [action.path, action.change, action.contents]);
+
+  test('a scaffold created now records its rendering as its origin', () => {
+    const plan = planFor({ fresh: 'v1', recorded: undefined, scaffold: undefined, originOnDisk: undefined });
+    expect(originWrites(plan)).toEqual([[origin, 'create', 'v1']]);
+    expect(plan.files[path]).toEqual({ kind: 'scaffold', sha256: sha256('v1') });
+  });
+
+  test('kept, rendered as its origin: no drift, nothing written', () => {
+    const plan = planFor({ fresh: 'v1', recorded: 'v1', scaffold: 'mine', originOnDisk: 'v1' });
+    expect(plan.origins).toEqual([]);
+    expect(plan.files[path]).toEqual({ kind: 'scaffold', sha256: sha256('v1') });
+    expect(driftedScaffolds(plan.files, disk({ [path]: 'mine' }))).toEqual([]);
+  });
+
+  test('kept, rendered otherwise: drift, and it stays drift on the next run until the origin changes', () => {
+    const first = planFor({ fresh: 'v2', recorded: 'v1', scaffold: 'mine', originOnDisk: 'v1' });
+    expect(driftedScaffolds(first.files, disk({ [path]: 'mine' }))).toEqual([path]);
+    const next = planWrite({ files: [file(path, 'v2', 'scaffold')], previous: { ...manifest({}), files: first.files }, disk: disk({ [path]: 'mine', [origin]: 'v1' }), force: false, outDir: OUT });
+    expect(driftedScaffolds(next.files, disk({ [path]: 'mine' }))).toEqual([path]);
+    // Accepted (the origin now holds v2): no more drift.
+    expect(planFor({ fresh: 'v2', recorded: 'v2', scaffold: 'mine', originOnDisk: 'v2' }).files[path]!.rendered).toBeUndefined();
+  });
+
+  test('deleted by the user: not drift, its origin left as it is', () => {
+    const plan = planFor({ fresh: 'v2', recorded: 'v1', scaffold: undefined, originOnDisk: 'v1' });
+    expect(plan.actions.map((action) => action.change)).toEqual(['skip']);
+    expect(plan.origins).toEqual([]);
+    expect(plan.files[path]).toEqual({ kind: 'scaffold', sha256: sha256('v1') });
+    expect(driftedScaffolds(plan.files, disk({}))).toEqual([]);
+  });
+
+  test('recreated by --force: its new rendering becomes its origin', () => {
+    const plan = planFor({ fresh: 'v2', recorded: 'v1', scaffold: undefined, originOnDisk: 'v1', force: true });
+    expect(originWrites(plan)).toEqual([[origin, 'update', 'v2']]);
+    expect(plan.files[path]).toEqual({ kind: 'scaffold', sha256: sha256('v2') });
+  });
+
+  test('kept with no origin (a project generated before origins were kept), edited: this rendering is recorded, no drift reported', () => {
+    const plan = planFor({ fresh: 'v2', recorded: 'v1', scaffold: 'mine', originOnDisk: undefined });
+    expect(originWrites(plan)).toEqual([[origin, 'create', 'v2']]);
+    expect(plan.files[path]).toEqual({ kind: 'scaffold', sha256: sha256('v2') });
+  });
+
+  test('kept with no origin but still as created: the file is its own origin, and its drift is reported', () => {
+    const previous = manifest({ [path]: { contents: 'v1', kind: 'scaffold' } });
+    expect(originsToRecover([file(path, 'v2', 'scaffold')], previous, disk({ [path]: 'v1' }))).toEqual([path]);
+    expect(originsToRecover([file(path, 'v2', 'scaffold')], previous, disk({ [path]: 'mine' }))).toEqual([]);
+    expect(originsToRecover([file(path, 'v2', 'scaffold')], previous, disk({ [path]: 'v1', [origin]: 'v1' }))).toEqual([]);
+    const plan = planFor({ fresh: 'v2', recorded: 'v1', scaffold: 'v1', originOnDisk: undefined, untouched: 'v1' });
+    expect(originWrites(plan)).toEqual([[origin, 'create', 'v1']]);
+    expect(plan.files[path]).toEqual({ kind: 'scaffold', sha256: sha256('v1'), rendered: sha256('v2') });
+  });
+
+  test('an origin that is not what the manifest records is not trusted: recorded again', () => {
+    const plan = planFor({ fresh: 'v1', recorded: 'v1', scaffold: 'mine', originOnDisk: 'tampered' });
+    expect(originWrites(plan)).toEqual([[origin, 'update', 'v1']]);
+  });
+
+  test('the origin of a scaffold the spec no longer produces is deleted; the scaffold is kept', () => {
+    const plan = planWrite({ files: [], previous: manifest({ [path]: { contents: 'v1', kind: 'scaffold' } }), disk: disk({ [path]: 'mine', [origin]: 'v1' }), force: false, outDir: OUT });
+    expect(plan.actions).toEqual([]);
+    expect(plan.origins.map((action) => [action.path, action.change])).toEqual([[origin, 'delete']]);
+  });
+
+  test('pathsToRead names the origins of the scaffolds produced and recorded', () => {
+    const previous = manifest({ 'src/old.ts': { contents: 'o', kind: 'scaffold' }, 'gen.ts': { contents: 'g' } });
+    expect(pathsToRead([file(path, 'v1', 'scaffold'), file('a.ts', 'a')], previous).sort()).toEqual(
+      ['.specforge/scaffolds/src/old.ts', origin, 'a.ts', 'gen.ts', path, 'src/old.ts'].sort(),
+    );
   });
 });
 
@@ -260,6 +354,9 @@ describe('parseManifest: every field it promises is checked', () => {
     ['a file by a Windows path', { ...valid, files: { '..\\..\\evil': valid.files['x.ts'] } }],
     ['a file on a drive', { ...valid, files: { 'C:/x': valid.files['x.ts'] } }],
     ['a file in specforge’s own folder', { ...valid, files: { '.specforge/backup/a.ts.0123456789ab': valid.files['x.ts'] } }],
+    ['a scaffold whose origin would lie outside --out', { ...valid, files: { '../../escape.ts': { kind: 'scaffold', sha256: sha256('x') } } }],
+    ['a drifted rendering that is not a hash', { ...valid, files: { 'x.ts': { kind: 'scaffold', sha256: sha256('x'), rendered: '../x' } } }],
+    ['a drifted rendering on a generated file', { ...valid, files: { 'x.ts': { kind: 'generated', sha256: sha256('x'), rendered: sha256('y') } } }],
     ['an absolute input', { ...valid, inputs: [{ path: '/etc/passwd', sha256: sha256('a') }] }],
     ['an input with a NUL', { ...valid, inputs: [{ path: 'a.yaml\u0000', sha256: sha256('a') }] }],
     ['a handler outside --out', { ...valid, operations: { listX: { method: 'get', path: '/x', handler: '../../evil.ts' } } }],

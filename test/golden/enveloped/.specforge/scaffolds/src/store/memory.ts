@@ -1,0 +1,302 @@
+/**
+ * The default store: every resource in this process's memory, with the list
+ * features of the conventions (equality filters, creation-date range, search,
+ * sort, cursor and offset pages). specforge created this file once; it is
+ * yours. To keep data in a database, give the handlers another object with
+ * the same methods.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ListRequest } from '../generated/conventions/operation.js';
+import type {
+  CursorPage,
+  ListQuery,
+  OffsetPage,
+  Position,
+  SortKey,
+} from '../generated/conventions/paging.js';
+import { errors } from '../generated/conventions/errors.js';
+import { typed, type ResourceShape } from '../generated/conventions/representation.js';
+
+type Row = Record<string, unknown> & { id: string | number };
+type Path = Record<string, unknown>;
+
+export interface CollectionOptions {
+  /** The resource kind: the `type` of a typed resource. */
+  type: string;
+  shape: ResourceShape;
+  /** The path parameter that names one item, `book_id`. */
+  idParam: string;
+  ids: 'uuid' | 'integer';
+  /** The path parameters that name the parent(s), `author_id`: items live apart under each parent. */
+  scope?: string[];
+  /** The collection of the parent, when there is one: items exist only under an existing parent. */
+  parent?: MemoryCollection<unknown>;
+  /** Fields a new item takes from the path: the parent's id (`author_id`). */
+  pathFields?: string[];
+  createdField?: string;
+  updatedField?: string;
+  /** Items the collection starts with. */
+  seed?: Row[];
+}
+
+interface Stored {
+  row: Row;
+  scope: string;
+  /** Insertion order: the last sort key, so every order is total and cursors are stable. */
+  seq: number;
+}
+
+/**
+ * Items as the API shows them. Each method may be asked for another item type
+ * (`Out`, inferred from the handler it serves): a list's items can be a
+ * narrower view of the resource than its read; this store keeps what it was
+ * given and does not tell them apart.
+ */
+export class MemoryCollection<Item> {
+  private readonly rows = new Map<string, Stored>();
+  private seq = 0;
+  private lastId = 0;
+
+  constructor(private readonly options: CollectionOptions) {
+    for (const row of options.seed ?? []) this.insert(row, '');
+  }
+
+  /** A page of the items under the path's parent; undefined when that parent does not exist. */
+  list<Out = Item>(request: {
+    path: object;
+    list: ListQuery;
+  }): (CursorPage<Out> & OffsetPage<Out>) | undefined {
+    const scope = this.scopeOf(request.path as Path);
+    if (scope === undefined) return undefined;
+    const { list } = request;
+    const matching = [...this.rows.values()].filter(
+      (stored) => stored.scope === scope && this.matches(stored.row, list),
+    );
+    const sorted = matching.sort((a, b) => compareStored(a, b, list.sort));
+    const start =
+      list.offset ??
+      (list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, list.sort));
+    const page = sorted.slice(start, start + list.limit);
+    const last = page.at(-1);
+    const more = start + page.length < sorted.length;
+    return {
+      items: page.map((stored) => this.present<Out>(stored.row)),
+      total: sorted.length,
+      ...(more && last ? { next: positionOf(last, list.sort) } : {}),
+    };
+  }
+
+  get<Out = Item>(request: { path: object }): Out | undefined {
+    const stored = this.find(request.path as Path);
+    return stored && this.present<Out>(stored.row);
+  }
+
+  create<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+    const path = request.path as Path;
+    const scope = this.scopeOf(path);
+    if (scope === undefined) return undefined;
+    const now = new Date().toISOString();
+    const row: Row = { ...(request.body as object), id: this.newId(), ...this.fromPath(path) };
+    if (this.options.createdField) row[this.options.createdField] = now;
+    if (this.options.updatedField) row[this.options.updatedField] = now;
+    return this.present<Out>(this.insert(row, scope).row);
+  }
+
+  replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+    return this.write<Out>(
+      request.path as Path,
+      (row) => ({ ...(request.body as object), ...pick(row, this.kept()) }) as Row,
+    );
+  }
+
+  update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+    return this.write<Out>(
+      request.path as Path,
+      (row) => ({ ...row, ...(request.body as object), ...pick(row, this.kept()) }) as Row,
+    );
+  }
+
+  /** Deletes the item and answers it (for a DELETE whose spec returns the deleted resource). */
+  take<Out = Item>(request: { path: object }): Out | undefined {
+    const stored = this.find(request.path as Path);
+    if (!stored) return undefined;
+    this.rows.delete(keyOf(stored.scope, stored.row.id));
+    return this.present<Out>(stored.row);
+  }
+
+  remove(request: { path: object }): boolean {
+    const stored = this.find(request.path as Path);
+    return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));
+  }
+
+  /** The stored item the path names, when it and every parent exist. */
+  find(path: Path): Stored | undefined {
+    const scope = this.scopeOf(path);
+    return scope === undefined
+      ? undefined
+      : this.rows.get(keyOf(scope, path[this.options.idParam] as string | number));
+  }
+
+  /** The path parameters that name one item: its parents', then its own. */
+  get itemParams(): string[] {
+    return [...(this.options.scope ?? []), this.options.idParam];
+  }
+
+  /** Where the path's items live: undefined when their parent is missing. */
+  private scopeOf(path: Path): string | undefined {
+    const scope = this.options.scope ?? [];
+    // The parent's own paths may name the same ids differently (`/owners/{id}`, `/owners/{owner_id}/pets`): by position.
+    const parent = this.options.parent;
+    if (
+      parent &&
+      !parent.find(
+        Object.fromEntries(parent.itemParams.map((name, index) => [name, path[scope[index]!]])),
+      )
+    )
+      return undefined;
+    return scope.map((param) => String(path[param])).join('/');
+  }
+
+  private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
+    const stored = this.find(path);
+    if (!stored) return undefined;
+    const row = change(stored.row);
+    if (this.options.updatedField) row[this.options.updatedField] = new Date().toISOString();
+    stored.row = storable(row);
+    return this.present<Out>(stored.row);
+  }
+
+  /** Fields a write never changes: the id, where it is nested, when it was created. */
+  private kept(): string[] {
+    return [
+      'id',
+      ...(this.options.pathFields ?? []),
+      ...(this.options.createdField ? [this.options.createdField] : []),
+    ];
+  }
+
+  private insert(row: Row, scope: string): Stored {
+    const stored = { row: storable(row), scope, seq: this.seq++ };
+    this.rows.set(keyOf(scope, row.id), stored);
+    return stored;
+  }
+
+  private newId(): string | number {
+    return this.options.ids === 'integer' ? ++this.lastId : randomUUID();
+  }
+
+  private fromPath(path: Path): Row | object {
+    return Object.fromEntries((this.options.pathFields ?? []).map((field) => [field, path[field]]));
+  }
+
+  private matches(row: Row, list: ListQuery): boolean {
+    for (const [field, value] of Object.entries(list.filters))
+      if (String(row[field]) !== String(value)) return false;
+    const created = this.options.createdField
+      ? Date.parse(String(row[this.options.createdField]))
+      : NaN;
+    if (list.createdAfter && !(created > list.createdAfter.getTime())) return false;
+    if (list.createdBefore && !(created < list.createdBefore.getTime())) return false;
+    if (list.search !== undefined) {
+      const needle = list.search.toLowerCase();
+      if (
+        !Object.values(row).some(
+          (value) => typeof value === 'string' && value.toLowerCase().includes(needle),
+        )
+      )
+        return false;
+    }
+    return true;
+  }
+
+  /** A copy, so what a caller does with the item does not change the store. */
+  private present<Out>(row: Row): Out {
+    return (this.options.shape === 'typed' ? typed(this.options.type, row) : { ...row }) as Out;
+  }
+}
+
+const keyOf = (scope: string, id: string | number) => `${scope}/${String(id)}`;
+
+/**
+ * The row as JSON will show it, or an error before anything is stored: an item
+ * that cannot be serialized (a cycle, a BigInt, nesting too deep) would fail
+ * every later read of its list. The copy also keeps the caller's objects
+ * out of the store.
+ */
+export function storable<Value>(row: Value): Value {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(row);
+  } catch (error) {
+    throw new Error(
+      `The item cannot be stored: it is not serializable as JSON (${(error as Error).message}).`,
+    );
+  }
+  return JSON.parse(text) as Value;
+}
+
+function pick(row: Row, fields: string[]): Partial<Row> {
+  return Object.fromEntries(
+    fields.filter((field) => field in row).map((field) => [field, row[field]]),
+  );
+}
+
+/** Where a page ended: the sort values of its last item, and its insertion number. */
+type PositionOf = { values: Position[]; seq: number };
+
+function positionOf(stored: Stored, sort: SortKey[]): PositionOf {
+  return {
+    values: sort.map((key) => (stored.row[key.field] ?? null) as Position),
+    seq: stored.seq,
+  };
+}
+
+function afterPosition(sorted: Stored[], position: PositionOf, sort: SortKey[]): number {
+  // The cursor is signed, but a leaked secret or another version of this store may have signed it: check what it holds.
+  const valid =
+    typeof position === 'object' &&
+    position !== null &&
+    Array.isArray(position.values) &&
+    Number.isInteger(position.seq);
+  if (!valid || position.values.length !== sort.length)
+    throw errors.badRequest('The cursor does not fit this list; start again from the first page.');
+  const index = sorted.findIndex((stored) => compareToPosition(stored, position, sort) > 0);
+  return index < 0 ? sorted.length : index;
+}
+
+function compareStored(a: Stored, b: Stored, sort: SortKey[]): number {
+  for (const key of sort) {
+    const order = compareValues(a.row[key.field], b.row[key.field], key.descending);
+    if (order !== 0) return order;
+  }
+  return a.seq - b.seq;
+}
+
+/** Where an item falls relative to a page's end: > 0 when after it. */
+function compareToPosition(stored: Stored, position: PositionOf, sort: SortKey[]): number {
+  for (const [index, key] of sort.entries()) {
+    const order = compareValues(stored.row[key.field], position.values[index], key.descending);
+    if (order !== 0) return order;
+  }
+  return stored.seq - position.seq;
+}
+
+/** Numbers by value, everything else as text; missing values (undefined or null alike) last in either direction. */
+function compareValues(a: unknown, b: unknown, descending: boolean): number {
+  const left = a ?? null;
+  const right = b ?? null;
+  if (left === right) return 0;
+  if (left === null) return 1;
+  if (right === null) return -1;
+  const order =
+    typeof left === 'number' && typeof right === 'number'
+      ? left - right
+      : String(left) < String(right)
+        ? -1
+        : String(left) > String(right)
+          ? 1
+          : 0;
+  return descending ? -order : order;
+}
+
+export type { ListRequest };

@@ -1,0 +1,16 @@
+/**
+ * Operations on the API root. specforge created this file once; it is yours.
+ * The default answers from the in-memory store (../store/); replace the
+ * bodies with your own logic, keeping each signature.
+ */
+import { ApiError } from '../generated/conventions/errors.js';
+import type { RootHandlers } from '../generated/handlers.js';
+
+export const root: RootHandlers = {
+  renderMarkdown: () => {
+    throw new ApiError(
+      { status: 501, code: 'NOT_IMPLEMENTED' },
+      'POST /markdown is not implemented yet.',
+    );
+  },
+};

@@ -1,0 +1,83 @@
+/**
+ * Singletons of the default store: one object per owner, with no id of its
+ * own (`/settings` has one, `/repos/{owner}/{repo}/pages` one per repository).
+ * It holds a value valid for its schema from the start, so its GET answers
+ * before anyone writes it; a DELETE empties it (GET answers 404) until a PUT
+ * fills it again. specforge created this file once; it is yours.
+ */
+import { storable, type MemoryCollection } from './memory.js';
+
+type Path = Record<string, unknown>;
+type Value = Record<string, unknown>;
+
+export interface SingletonOptions {
+  /** The path parameters that name its owner, in path order (`owner`, `repo`). */
+  scope?: string[];
+  /** The owner's collection, when it has one: the singleton exists only under an existing owner. */
+  parent?: MemoryCollection<unknown>;
+  /** What it holds before it is first written: a value valid for its schema. */
+  initial: Value | null;
+  updatedField?: string;
+}
+
+export class MemorySingleton<Item> {
+  /** By owner; `null` once deleted. An owner not here holds the initial value. */
+  private readonly values = new Map<string, Value | null>();
+
+  constructor(private readonly options: SingletonOptions) {}
+
+  get<Out = Item>(request: { path: object }): Out | undefined {
+    const owner = this.ownerOf(request.path as Path);
+    const value = owner === undefined ? null : this.current(owner);
+    return value === null ? undefined : (storable(value) as Out);
+  }
+
+  replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+    return this.write<Out>(request.path as Path, () => ({ ...(request.body as Value) }));
+  }
+
+  update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+    return this.write<Out>(request.path as Path, (value) =>
+      value === null ? null : { ...value, ...(request.body as Value) },
+    );
+  }
+
+  /** Empties it and answers what it held (for a DELETE whose spec returns it). */
+  take<Out = Item>(request: { path: object }): Out | undefined {
+    const held = this.get<Out>(request);
+    if (held !== undefined) this.values.set(this.ownerOf(request.path as Path)!, null);
+    return held;
+  }
+
+  remove(request: { path: object }): boolean {
+    return this.take(request) !== undefined;
+  }
+
+  private current(owner: string): Value | null {
+    return this.values.has(owner) ? this.values.get(owner)! : this.options.initial;
+  }
+
+  /** Writes where the owner exists; an update of an emptied singleton finds nothing (404). */
+  private write<Out>(path: Path, change: (value: Value | null) => Value | null): Out | undefined {
+    const owner = this.ownerOf(path);
+    if (owner === undefined) return undefined;
+    const changed = change(this.current(owner));
+    if (changed === null) return undefined;
+    if (this.options.updatedField) changed[this.options.updatedField] = new Date().toISOString();
+    const stored = storable(changed);
+    this.values.set(owner, stored);
+    return storable(stored) as Out;
+  }
+
+  /** The owner's key; undefined when the owner's item does not exist. */
+  private ownerOf(path: Path): string | undefined {
+    const scope = this.options.scope ?? [];
+    const parent = this.options.parent;
+    // The parent's paths may name the same ids differently: by position, as the collections do.
+    const parentPath =
+      parent &&
+      Object.fromEntries(parent.itemParams.map((name, index) => [name, path[scope[index]!]]));
+    if (parent && !parent.find(parentPath!)) return undefined;
+    return scope.map((param) => String(path[param])).join('/');
+  }
+}
