@@ -37,7 +37,7 @@ export function conventionParameters(document: OpenApiDocument, input: Parameter
       return p?.in === 'query' ? [p.name] : [];
     }),
   );
-  const filters = input.kind === 'list' ? filterableFields(input.fields, input.path).filter((f) => !inheritedQuery.has(f.name)) : [];
+  const filters = input.kind === 'list' ? filterableFields(document, input.fields, input.path).filter((f) => !inheritedQuery.has(f.name)) : [];
   const filterNames = new Set(filters.map((field) => field.name));
   const isOwned = (p: ParameterObject | undefined) =>
     p !== undefined &&

@@ -249,7 +249,7 @@ function describeFields(document: OpenApiDocument, resource: ResourceModel, sour
   const fields = resourceFields(document, item);
   if (fields.length === 0) return;
   const sortable = new Set(sortableFields(fields));
-  const filterable = new Set(filterableFields(fields, operation.path).map((field) => field.name));
+  const filterable = new Set(filterableFields(document, fields, operation.path).map((field) => field.name));
   resource.fields = fields.map(({ name, schema, required }): FieldModel => ({
     name,
     ...(scalarTypeOf(schema) ? { type: scalarTypeOf(schema) } : typeof schema.type === 'string' ? { type: schema.type } : {}),

@@ -4,6 +4,7 @@
  * conventions own. Read by the merge, which declares them, and by the model.
  */
 import { pathParams, scalarTypeOf, type Field } from './classify.js';
+import type { OpenApiDocument } from './document.js';
 
 export const OWNED_QUERY_PARAMETERS = new Set([
   'cursor',
@@ -18,13 +19,38 @@ export const OWNED_QUERY_PARAMETERS = new Set([
   'created_before',
 ]);
 
-/** Fields that can be filtered on by equality: scalars, but not the id and not timestamps. */
-export function filterableFields(fields: Field[], path: string): Field[] {
+/**
+ * Fields that can be filtered on by equality: scalars, but not the id and not
+ * timestamps, and not a read-only field the server computes (`full_name`,
+ * `comments_count`): a store holds what it is sent and what it takes from
+ * the path, so a filter on a computed field would match nothing. A read-only
+ * field named like a path parameter (`author_id` on a top-level `/books`) is
+ * a parent's id the store takes from the path, and stays filterable.
+ */
+export function filterableFields(document: OpenApiDocument, fields: Field[], path: string): Field[] {
   const taken = new Set([...OWNED_QUERY_PARAMETERS, ...pathParams(path), 'id']);
+  const fromPaths = pathParameterNames(document);
   return fields.filter(
     ({ name, schema }) =>
-      !taken.has(name) && scalarTypeOf(schema) !== undefined && schema.format !== 'date-time' && schema.writeOnly !== true,
+      !taken.has(name) &&
+      scalarTypeOf(schema) !== undefined &&
+      schema.format !== 'date-time' &&
+      schema.writeOnly !== true &&
+      (schema.readOnly !== true || fromPaths.has(name)),
   );
+}
+
+const pathParameterNamesOf = new WeakMap<object, ReadonlySet<string>>();
+
+/** The names of every path's parameters, once per document. */
+function pathParameterNames(document: OpenApiDocument): ReadonlySet<string> {
+  const paths = document.paths ?? {};
+  let names = pathParameterNamesOf.get(paths);
+  if (!names) {
+    names = new Set(Object.keys(paths).flatMap(pathParams));
+    pathParameterNamesOf.set(paths, names);
+  }
+  return names;
 }
 
 /** Fields a list can be sorted by: every readable scalar field, timestamps included. */

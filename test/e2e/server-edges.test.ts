@@ -125,3 +125,14 @@ describe('cursor walks', () => {
     expect(reply.body.error.code).toBe('BAD_REQUEST');
   });
 });
+
+describe('list filters', () => {
+  test("a declared filter's default is not applied unless sent; sent, it filters", async () => {
+    const plain = (await call('POST', '/owners', { body: { name: 'filter-plain' } })).body.data.id;
+    const archived = (await call('POST', '/owners', { body: { name: 'filter-archived', state: 'archived' } })).body.data.id;
+    const ids = async (query: string) => (await call('GET', `/owners?search=filter-&${query}`)).body.data.map((owner: { id: number }) => owner.id);
+    expect((await ids('')).sort()).toEqual([plain, archived].sort());
+    expect(await ids('state=archived')).toEqual([archived]);
+    expect(await ids('state=active')).toEqual([]);
+  });
+});

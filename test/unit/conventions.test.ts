@@ -286,6 +286,23 @@ describe('list parameters', () => {
     expect(pattern.test('secret')).toBe(false);
   });
 
+  test('a read-only field the server computes is no filter (nothing in a store holds it), but it sorts', () => {
+    const input = spec();
+    (input.components!.schemas!.Tag as SchemaObject).properties!.usage_count = { type: 'integer', readOnly: true };
+    const merged = merge(input).document;
+    const op = operation(merged, '/tags', 'get');
+    expect(parameterKeys(merged, op)).not.toContain('query:usage_count');
+    expect(parameterKeys(merged, op)).toContain('query:label');
+    expect(new RegExp((parameter(merged, op, 'sort').schema as SchemaObject).pattern as string).test('usage_count')).toBe(true);
+  });
+
+  test("a read-only field named like a path parameter (a parent's id, taken from the path) stays a filter", () => {
+    const input = spec();
+    (input.components!.schemas!.Tag as SchemaObject).properties!.book_id = { type: 'string', readOnly: true };
+    const merged = merge(input).document;
+    expect(parameterKeys(merged, operation(merged, '/tags', 'get'))).toContain('query:book_id');
+  });
+
   test('a user-declared If-None-Match header is not duplicated', () => {
     const input = spec();
     (input.paths!['/books']!.get as JsonObject).parameters = [{ name: 'if-none-match', in: 'header', schema: { type: 'string' } }];

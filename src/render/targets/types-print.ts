@@ -22,13 +22,21 @@ export function* printTypes(document: OpenApiDocument): Generator<FilePart> {
   for (const node of transformSchema(schema, context(schema))) yield* partsOf(node);
 }
 
-/** The options openapiTS() would use by default (openapi-typescript 7), silent. */
+/**
+ * The options openapiTS() would use by default (openapi-typescript 7), silent,
+ * but for `defaultNonNullable`: a property is required where its schema's
+ * `required` says so, not also where it has a `default`. A default is what the
+ * receiver assumes when the field is absent (OpenAPI §4.7.24), so a caller may
+ * leave it out of a body (the service fills it in), and a response may lack it;
+ * openapi-typescript spares only inline request bodies, not the components
+ * they refer to.
+ */
 function context(schema: OpenAPI3): GlobalContext {
   return {
     additionalProperties: false,
     alphabetize: false,
     arrayLength: false,
-    defaultNonNullable: true,
+    defaultNonNullable: false,
     discriminators: scanDiscriminators(schema, { silent: true }),
     emptyObjectsUnknown: false,
     enum: false,

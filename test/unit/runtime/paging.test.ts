@@ -1,6 +1,6 @@
 /** The cursor codec: a cursor is the position, signed for one walk of one list by the service's secret. */
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
-import { decodeCursor, encodeCursor } from '../../../src/runtime/server/generated/conventions/paging.js';
+import { decodeCursor, encodeCursor, listQueryOf, type PagingRule } from '../../../src/runtime/server/generated/conventions/paging.js';
 
 const SECRET = 'secret';
 const WALK = 'books?sort=title';
@@ -37,5 +37,19 @@ describe('anything but a cursor this service signed for this walk is a 400', () 
     ['garbage', 'not a cursor', WALK, SECRET],
   ])('%s', (_case, given, walk, secret) => {
     expect(refused(given, walk, secret)).toBe(400);
+  });
+});
+
+describe('equality filters', () => {
+  const rule: PagingRule = { style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['state', 'label'] };
+  // As validation leaves the query: `state`'s declared default (open) filled in.
+  const query = { limit: 20, state: 'open', label: 'bug' };
+
+  test('a filter the caller sent applies', () => {
+    expect(listQueryOf(rule, { query, sent: new Set(['state', 'label']) }, SECRET).filters).toEqual({ state: 'open', label: 'bug' });
+  });
+
+  test("a filter's default the caller did not send does not: it would hide every item that lacks the value", () => {
+    expect(listQueryOf(rule, { query, sent: new Set(['label']) }, SECRET).filters).toEqual({ label: 'bug' });
   });
 });

@@ -10,7 +10,7 @@ import type { ApiModel } from '../../../model/index.js';
 import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
 import { jsonFile, linesFile, runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
-import { compileValidatorsBeside, validatorInputs } from './validators.js';
+import { compileValidatorsBeside, validatorInputs, type ValidatorSources } from './validators.js';
 import { serverView, type ServerView } from './view.js';
 
 /**
@@ -64,9 +64,10 @@ export const serverTarget: Target = {
   async render({ document, model, renderer, runtime }) {
     const view = serverView(model, document);
     // Started first: it compiles on a worker while this target and the next ones render.
-    const validators = compileValidatorsBeside(validatorInputs(document, model.operations, view.routes.map((route) => route.validator)));
-    validators.catch(() => {}); // observed through the two files below, even if this target fails first
-    const validatorFile = async (name: 'parameters' | 'bodies'): Promise<OutputFile> => ({
+    const inputs = validatorInputs(document, model.operations, view.routes.map((route) => route.validator));
+    const validators = compileValidatorsBeside(inputs);
+    validators.catch(() => {}); // observed through the files below, even if this target fails first
+    const validatorFile = async (name: keyof ValidatorSources): Promise<OutputFile> => ({
       path: `src/generated/validators/${name}.ts`,
       contents: (await validators)[name],
       kind: 'generated',
@@ -79,10 +80,11 @@ export const serverTarget: Target = {
       ...CONVENTIONS.map(convention),
       generated('service.ts', 'service.ts.hbs', serviceSettings(model)),
       generated('app.ts', 'app.ts.hbs', view),
-      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups }),
+      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups, patchBodies: inputs.patches.length > 0 }),
       generated('handlers.ts', 'handlers.ts.hbs', view),
       validatorFile('parameters'),
       validatorFile('bodies'),
+      ...(inputs.patches.length > 0 ? [validatorFile('patches')] : []),
       ...handlerScaffolds(view, scaffold),
       runtimeFile(runtime, 'server/store/memory.ts', 'scaffold'),
       ...(view.singletons.length > 0 ? [runtimeFile(runtime, 'server/store/singleton.ts', 'scaffold')] : []),

@@ -2,7 +2,10 @@
  * Request validators, compiled by ajv now so the generated service compiles
  * no schema when it starts: `validators/parameters.ts` (path, query and
  * header values, coerced from their text to the declared types, defaults
- * filled in) and `validators/bodies.ts` (JSON bodies, taken as sent).
+ * filled in), `validators/bodies.ts` (JSON bodies, taken as sent, defaults
+ * filled in) and `validators/patches.ts` (PATCH bodies, taken as sent with
+ * nothing added: a PATCH changes only what it names, so a field it leaves out
+ * must not come back as its schema's default).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv as AjvDraft7 } from 'ajv';
@@ -19,6 +22,7 @@ const REGISTRY = 'specforge:spec';
 export interface ValidatorSources {
   parameters: string;
   bodies: string;
+  patches: string;
 }
 
 /** What ajv compiles: plain data, so it can be handed to a worker thread. */
@@ -28,19 +32,27 @@ export interface ValidatorInputs {
   /** Export name → schema, for each operation. */
   parameters: [string, object][];
   bodies: [string, object][];
+  /** PATCH bodies: compiled apart, without ajv's `useDefaults`. */
+  patches: [string, object][];
 }
 
 /** The schemas to compile, from the merged spec; `names` are the export names, one per operation. */
 export function validatorInputs(document: OpenApiDocument, operations: readonly OperationModel[], names: readonly string[]): ValidatorInputs {
   const parameters: [string, object][] = [];
   const bodies: [string, object][] = [];
+  const patches: [string, object][] = [];
   operations.forEach((operation, index) => {
     const name = names[index]!;
     parameters.push([name, parametersSchema(operation)]);
     const body = operation.requestBody?.jsonContentType ? bodySchema(document, operation) : undefined;
-    if (body !== undefined) bodies.push([name, body as object]);
+    if (body !== undefined) (fillsDefaults(operation) ? bodies : patches).push([name, body as object]);
   });
-  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies };
+  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies, patches };
+}
+
+/** Whether the body's validator fills in the schema's defaults: every body but a PATCH's, which changes only what it names. */
+export function fillsDefaults(operation: Pick<OperationModel, 'method'>): boolean {
+  return operation.method !== 'patch';
 }
 
 /** Past this many operations, compiling (seconds on a large API) goes to a worker while the other targets render. */
@@ -52,9 +64,9 @@ export function compileValidatorsBeside(inputs: ValidatorInputs): Promise<Valida
 }
 
 /** ajv's standalone code for every validator. */
-export function compileValidators({ dialect, registry, parameters, bodies }: ValidatorInputs): ValidatorSources {
-  const compile = (schemas: [string, object][], coerce: boolean) => {
-    const ajv = newAjv({ coerce, dialect }, registry);
+export function compileValidators({ dialect, registry, parameters, bodies, patches }: ValidatorInputs): ValidatorSources {
+  const compile = (schemas: [string, object][], { coerce, defaults }: { coerce: boolean; defaults: boolean }) => {
+    const ajv = newAjv({ coerce, defaults, dialect }, registry);
     const exports: Record<string, string> = {};
     for (const [name, schema] of schemas) {
       const id = `specforge:operation/${name}`;
@@ -63,7 +75,11 @@ export function compileValidators({ dialect, registry, parameters, bodies }: Val
     }
     return moduleOf(standalone.default(ajv, exports));
   };
-  return { parameters: compile(parameters, true), bodies: compile(bodies, false) };
+  return {
+    parameters: compile(parameters, { coerce: true, defaults: true }),
+    bodies: compile(bodies, { coerce: false, defaults: true }),
+    patches: compile(patches, { coerce: false, defaults: false }),
+  };
 }
 
 /**
@@ -71,14 +87,14 @@ export function compileValidators({ dialect, registry, parameters, bodies }: Val
  * `$ref` siblings are ignored, as OpenAPI 3.0 says); ajv's draft-07 code is
  * also a quarter faster to compile, without 2020's evaluation tracking.
  */
-function newAjv({ coerce, dialect }: { coerce: boolean; dialect: 'draft-07' | '2020-12' }, registry: object): AjvDraft7 | Ajv2020 {
+function newAjv({ coerce, defaults, dialect }: { coerce: boolean; defaults: boolean; dialect: 'draft-07' | '2020-12' }, registry: object): AjvDraft7 | Ajv2020 {
   const Dialect = dialect === 'draft-07' ? AjvDraft7 : Ajv2020;
   const ajv = new Dialect({
     code: { source: true, esm: true, lines: false },
     allErrors: true, // one detail per invalid field, not only the first
     strict: false, // specs carry keywords of their own (x-…, OpenAPI annotations)
     logger: false,
-    useDefaults: true,
+    useDefaults: defaults,
     ...(coerce ? { coerceTypes: 'array' as const } : {}),
   });
   addFormats.default(ajv);

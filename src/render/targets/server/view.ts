@@ -10,6 +10,7 @@ import { commentText, identifierName, identifierRegistry, stringLiteral } from '
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { bodySchemaOf } from '../conformance/view.js';
+import { fillsDefaults } from './validators.js';
 import { answerOf, itemTypeName, operationDoc, operationTypeNames, storedKindOf, storedParentOf, storedResourceKeys, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
@@ -31,7 +32,8 @@ export interface RouteView {
   security: { public: boolean; alternatives: { scheme: string; scopes: string[] }[][] };
   /** Export name of its validators: `…Validator`, a name ajv never gives its own functions. */
   validator: string;
-  body?: { contentTypes: string[]; required: boolean };
+  /** `validators`: the module of its body's validator (`bodies`, or `patches` where no default is filled in). */
+  body?: { contentTypes: string[]; required: boolean; validators: 'bodies' | 'patches' };
   paging?: { style: string; defaultLimit: number; maxLimit: number; filters: string[]; createdField?: string };
   shape: string;
   includes: { name: string; operationId: string; itemParam?: string }[];
@@ -218,7 +220,13 @@ function routeView({ model, document, operation, resource, group, resources, val
     security: securityView(model, operation),
     validator,
     ...(operation.requestBody?.jsonContentType
-      ? { body: { contentTypes: operation.requestBody.contentTypes.filter((type) => /json/i.test(type)), required: operation.requestBody.required } }
+      ? {
+          body: {
+            contentTypes: operation.requestBody.contentTypes.filter((type) => /json/i.test(type)),
+            required: operation.requestBody.required,
+            validators: fillsDefaults(operation) ? 'bodies' : 'patches',
+          },
+        }
       : {}),
     ...(isList
       ? {

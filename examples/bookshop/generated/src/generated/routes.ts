@@ -8,6 +8,7 @@ import type { Handlers } from './handlers.js';
 import { SERVICE } from './service.js';
 import * as bodies from './validators/bodies.js';
 import * as parameters from './validators/parameters.js';
+import * as patches from './validators/patches.js';
 
 /** What `fields` may name, per resource. */
 const FIELDS = {
@@ -178,7 +179,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       contentTypes: ['application/json'],
       required: true,
       limit: SERVICE.bodyLimit,
-      validate: bodies.updateAuthorValidator,
+      validate: patches.updateAuthorValidator,
     },
     shape: 'typed',
     fields: FIELDS.authors,
@@ -335,7 +336,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       contentTypes: ['application/json'],
       required: true,
       limit: SERVICE.bodyLimit,
-      validate: bodies.updateBookValidator,
+      validate: patches.updateBookValidator,
     },
     shape: 'typed',
     fields: FIELDS.books,

@@ -8,6 +8,7 @@ import type { Handlers } from './handlers.js';
 import { SERVICE } from './service.js';
 import * as bodies from './validators/bodies.js';
 import * as parameters from './validators/parameters.js';
+import * as patches from './validators/patches.js';
 
 /** What `fields` may name, per resource. */
 const FIELDS = {
@@ -103,7 +104,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
       contentTypes: ['application/json'],
       required: true,
       limit: SERVICE.bodyLimit,
-      validate: bodies.updateSettingsValidator,
+      validate: patches.updateSettingsValidator,
     },
     shape: 'flat',
     fields: FIELDS.settings,

@@ -154,7 +154,11 @@ async function requestOf<Handlers>(
     requestId: ctx.state.requestId,
   };
   if (route.paging)
-    request.list = listQueryOf(route.paging, parameters.query, cursorKey(context, route, path));
+    request.list = listQueryOf(
+      route.paging,
+      { query: parameters.query, sent: new Set(Object.keys(ctx.query)) },
+      cursorKey(context, route, path),
+    );
   return request;
 }
 

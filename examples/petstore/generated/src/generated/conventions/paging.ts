@@ -36,7 +36,7 @@ export interface ListQuery {
   /** Offset paging: items to skip. */
   offset?: number;
   sort: SortKey[];
-  /** Equality filters, values already of the field's type. */
+  /** Equality filters the caller named, values already of the field's type (see listQueryOf). */
   filters: Record<string, unknown>;
   createdAfter?: Date;
   createdBefore?: Date;
@@ -58,16 +58,27 @@ export interface OffsetPage<Item> {
 export type CursorPagination = { cursor: string | null; has_more: boolean };
 export type OffsetPagination = { page: number; limit: number; total: number; total_pages: number };
 
+/**
+ * The list query of a request: `query` validated (defaults filled in), `sent`
+ * the names of the query parameters the caller sent.
+ *
+ * An equality filter applies only when the caller names it. A declared
+ * filter's `default` (GitHub's `state=open`, `visibility=all`) stands for what
+ * the real service shows when not asked, often a value no stored item holds
+ * (`all`) or one the service itself sets on its items; matched by equality
+ * against stored items it would hide every item of the default list. The
+ * defaulted value stays in `query`, for a handler that knows what it means.
+ */
 export function listQueryOf(
   rule: PagingRule,
-  query: Record<string, unknown>,
+  { query, sent }: { query: Record<string, unknown>; sent: ReadonlySet<string> },
   secret: string,
 ): ListQuery {
   const limit = typeof query.limit === 'number' ? query.limit : rule.defaultLimit;
   const sort = sortOf(query.sort, query.order, rule);
   const list: ListQuery = { limit, sort, filters: {} };
   for (const field of rule.filters)
-    if (query[field] !== undefined) list.filters[field] = query[field];
+    if (sent.has(field) && query[field] !== undefined) list.filters[field] = query[field];
   if (typeof query.created_after === 'string') list.createdAfter = new Date(query.created_after);
   if (typeof query.created_before === 'string') list.createdBefore = new Date(query.created_before);
   if (typeof query.search === 'string' && query.search !== '') list.search = query.search;
