@@ -145,7 +145,11 @@ export interface Suite {
 export interface ConnectOptions {
   /** In-process only: the service's rate limit (by default high enough for the whole suite). */
   rateLimit?: { limit: number; windowSeconds: number };
-  /** An operation to call once at the start, to learn the service's rate limit (`suite.rateLimit`). */
+  /**
+   * An operation to call once at the start, to learn the service's rate limit
+   * (`suite.rateLimit`). Such a file then looks for no existing items: with a
+   * small limit, those requests would spend the window many times over.
+   */
   probe?: string;
 }
 
@@ -164,7 +168,7 @@ const STARTED = {
 export async function connect(options: ConnectOptions = {}): Promise<Suite> {
   const target = process.env.BASE_URL ? external(process.env.BASE_URL) : await inProcess(options);
   const suite = new HttpSuite(target.baseUrl, target.inProcess, target.credentials);
-  await suite.discover();
+  if (!options.probe) await suite.discover();
   if (options.probe) {
     const limit = (await suite.request(operation(options.probe))).headers.get('x-ratelimit-limit');
     if (limit !== null && /^\d+$/.test(limit)) suite.rateLimit = Number(limit);
@@ -249,8 +253,11 @@ async function startService(
     process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limitedToken}`;
     process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')},${STARTED.limitedApiKey}`;
   }
-  const { authenticate } = (await import(SERVICE_AUTH)) as { authenticate: unknown };
-  const { createApp } = (await import(SERVICE_APP)) as { createApp: CreateApp };
+  // Loaded once per worker, too: the rate-limit file's service of its own reuses them.
+  const { authenticate, createApp } = await perWorker('service modules', async () => ({
+    ...((await import(SERVICE_AUTH)) as { authenticate: unknown }),
+    ...((await import(SERVICE_APP)) as { createApp: CreateApp }),
+  }));
   const consoles = perWorker('console', () => ({ current: console }));
   const app = createApp({
     authenticate,
@@ -261,9 +268,10 @@ async function startService(
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  // Nothing may keep the run alive: jest runs no afterAll in a file whose tests are all skipped,
-  // and a worker's shared service is never closed.
+  // Nor may its idle connections keep the run alive: jest runs no afterAll in a file whose
+  // tests are all skipped, and a worker's shared service is never closed.
   server.unref();
+  server.on('connection', (socket) => socket.unref());
   const { port } = server.address() as AddressInfo;
   return { baseUrl: `http://127.0.0.1:${port}${API.basePath}`, server };
 }
