@@ -6,7 +6,7 @@
  * must fail.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, ROOT, scratchDir } from '../helpers.js';
 import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
@@ -98,6 +98,22 @@ describe('the generated service passes its own suite', () => {
         'rate limit GET /authors: X-RateLimit-Remaining counts down, then 429 RATE_LIMITED with Retry-After',
       ]),
     );
+  });
+
+  test('the service is loaded once per jest worker (at most two), not once per test file', async () => {
+    const project = join(scratch.dir, 'loads');
+    cpSync(bookshop, project, { recursive: true, verbatimSymlinks: true });
+    const loads = join(project, 'app-loads.log');
+    // Each evaluation of the generated app module leaves a line.
+    const app = join(project, 'src/generated/app.ts');
+    writeFileSync(app, `${readFileSync(app, 'utf8')}\nimport { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(loads)}, 'loaded\\n');\n`);
+    const report = await runSuite(project);
+    expectPassed(report, 250);
+    const files = readdirSync(join(project, 'test/conformance/resources')).length + 2; // and conventions, rate limit
+    expect(files).toBeGreaterThan(4);
+    const loaded = readFileSync(loads, 'utf8').split('\n').filter(Boolean).length;
+    expect(loaded).toBeGreaterThanOrEqual(1);
+    expect(loaded).toBeLessThanOrEqual(2);
   });
 
   test.each([

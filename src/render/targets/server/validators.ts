@@ -148,7 +148,9 @@ function bodySchema(document: OpenApiDocument, operation: OperationModel): unkno
  * string length): give it a `require`. Type-checking is off, as for any
  * compiled code, and each export is declared a `Validator`, so the compiler
  * never infers the types of the compiled functions (on a large API, that
- * inference is slow and gives up).
+ * inference is slow and gives up). Those two are all the TypeScript in it:
+ * the conformance suite's jest transform takes them out rather than have
+ * TypeScript parse megabytes of JavaScript (runtime/conformance/validators-transform.cjs).
  */
 function moduleOf(code: string): string {
   return [
