@@ -16,6 +16,7 @@ const sources = compileValidators({
   dialect: '2020-12',
   registry: { $id: 'specforge:spec', components: { schemas: {} } },
   parameters: [['listBooksValidator', { type: 'object', properties: { query: { type: 'object', properties: { limit: { type: 'integer', maximum: 100 } } } } }]],
+  patches: [],
   bodies: [['createBookValidator', { type: 'object', required: ['title'], properties: { title: { type: 'string', format: 'date', minLength: 1 } } }]],
 });
 

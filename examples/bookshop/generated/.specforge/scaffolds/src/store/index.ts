@@ -32,6 +32,7 @@ const genres = new MemoryCollection<GenresTypes.Genre>({
   idParam: 'genre_id',
   ids: 'uuid',
   seed: [{ id: 'history', name: 'History' }],
+  defaults: { name: 'sample' },
 });
 
 const books = new MemoryCollection<BooksTypes.Book>({

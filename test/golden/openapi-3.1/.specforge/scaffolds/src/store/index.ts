@@ -11,6 +11,7 @@ const notes = new MemoryCollection<NotesTypes.Note>({
   shape: 'flat',
   idParam: 'note_id',
   ids: 'uuid',
+  defaults: { text: 'sample', archived_at: null },
 });
 
 export const store = {

@@ -37,11 +37,19 @@ export interface CollectionOptions {
   updatedField?: string;
   /** Items the collection starts with. */
   seed?: Row[];
+  /**
+   * What an item holds where no write gave it a value: the response's required
+   * fields that a server makes (`url`, `node_id`), valid for their schema, so
+   * every answer carries what the spec promises.
+   */
+  defaults?: Record<string, unknown>;
 }
 
 interface Stored {
   row: Row;
   scope: string;
+  /** The values of the scope's parameters, in order. */
+  owners: string[];
   /** Insertion order: the last sort key, so every order is total and cursors are stable. */
   seq: number;
 }
@@ -58,19 +66,23 @@ export class MemoryCollection<Item> {
   private lastId = 0;
 
   constructor(private readonly options: CollectionOptions) {
-    for (const row of options.seed ?? []) this.insert(row, '');
+    for (const row of options.seed ?? []) this.insert(row, '', []);
   }
 
-  /** A page of the items under the path's parent; undefined when that parent does not exist. */
+  /**
+   * A page of the items under the path's parent; undefined when that parent
+   * does not exist. A path that names only some of the scope (`/fields` beside
+   * `/fields/{collection}`) lists the items under every value of the rest.
+   */
   list<Out = Item>(request: {
     path: object;
     list: ListQuery;
   }): (CursorPage<Out> & OffsetPage<Out>) | undefined {
-    const scope = this.scopeOf(request.path as Path);
-    if (scope === undefined) return undefined;
+    const inScope = this.scopeFilter(request.path as Path);
+    if (inScope === undefined) return undefined;
     const { list } = request;
     const matching = [...this.rows.values()].filter(
-      (stored) => stored.scope === scope && this.matches(stored.row, list),
+      (stored) => inScope(stored) && this.matches(stored.row, list),
     );
     const sorted = matching.sort((a, b) => compareStored(a, b, list.sort));
     const start =
@@ -96,16 +108,26 @@ export class MemoryCollection<Item> {
     const scope = this.scopeOf(path);
     if (scope === undefined) return undefined;
     const now = new Date().toISOString();
-    const row: Row = { ...(request.body as object), id: this.newId(), ...this.fromPath(path) };
+    const row: Row = {
+      ...this.options.defaults,
+      ...(request.body as object),
+      id: this.newId(),
+      ...this.fromPath(path),
+    };
     if (this.options.createdField) row[this.options.createdField] = now;
     if (this.options.updatedField) row[this.options.updatedField] = now;
-    return this.present<Out>(this.insert(row, scope).row);
+    return this.present<Out>(this.insert(row, scope, this.ownersOf(path)).row);
   }
 
   replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(
       request.path as Path,
-      (row) => ({ ...(request.body as object), ...pick(row, this.kept()) }) as Row,
+      (row) =>
+        ({
+          ...this.options.defaults,
+          ...(request.body as object),
+          ...pick(row, this.kept()),
+        }) as Row,
     );
   }
 
@@ -142,6 +164,21 @@ export class MemoryCollection<Item> {
     return [...(this.options.scope ?? []), this.options.idParam];
   }
 
+  /** Which stored items a list of the path shows: undefined when their parent is missing. */
+  private scopeFilter(path: Path): ((stored: Stored) => boolean) | undefined {
+    const named = (this.options.scope ?? []).map((param) => path[param]);
+    if (named.every((value) => value !== undefined)) {
+      const scope = this.scopeOf(path);
+      return scope === undefined ? undefined : (stored) => stored.scope === scope;
+    }
+    return (stored) =>
+      named.every((value, index) => value === undefined || stored.owners[index] === String(value));
+  }
+
+  private ownersOf(path: Path): string[] {
+    return (this.options.scope ?? []).map((param) => String(path[param]));
+  }
+
   /** Where the path's items live: undefined when their parent is missing. */
   private scopeOf(path: Path): string | undefined {
     const scope = this.options.scope ?? [];
@@ -154,7 +191,7 @@ export class MemoryCollection<Item> {
       )
     )
       return undefined;
-    return scope.map((param) => String(path[param])).join('/');
+    return this.ownersOf(path).join('/');
   }
 
   private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
@@ -175,8 +212,8 @@ export class MemoryCollection<Item> {
     ];
   }
 
-  private insert(row: Row, scope: string): Stored {
-    const stored = { row: storable(row), scope, seq: this.seq++ };
+  private insert(row: Row, scope: string, owners: string[]): Stored {
+    const stored = { row: storable(row), scope, owners, seq: this.seq++ };
     this.rows.set(keyOf(scope, row.id), stored);
     return stored;
   }
