@@ -14,16 +14,19 @@ import {
   scalarTypeOf,
   successResponse,
   isJsonMediaType,
+  jsonSchemaOf,
   UPDATED_FIELDS,
 } from '../openapi/classify.js';
 import {
   deref,
+  isObject,
   operationsOf,
   type OpenApiDocument,
   type OperationObject,
   type ParameterObject,
   type PathItemObject,
   type RequestBodyObject,
+  type SchemaObject,
 } from '../openapi/document.js';
 import { filterableFields, sortableFields } from '../openapi/fields.js';
 import { kebabCase, operationIdFor } from '../openapi/names.js';
@@ -108,6 +111,7 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     success: {
       status: success ? Number(success.status) : 200,
       ...(success && jsonMediaType(success.response.content) ? { contentType: jsonMediaType(success.response.content) } : {}),
+      ...(success && dataIsOptional(document, jsonSchemaOf(success.response)) ? { optionalData: true } : {}),
     },
     statuses,
     errors: statuses.filter((s) => OWNED_ERROR_STATUSES.has(s)).map((s) => errorByStatus(Number(s))),
@@ -116,6 +120,12 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     cacheControl: settings.cacheControl,
     security: securityOf(document, operation),
   };
+}
+
+/** An envelope the spec wrote itself may leave `data` optional (Directus); the service always sends it. */
+function dataIsOptional(document: OpenApiDocument, schema: unknown): boolean {
+  const envelope = deref<SchemaObject>(document, schema as SchemaObject);
+  return isObject(envelope?.properties) && 'data' in envelope.properties && !(envelope.required ?? []).includes('data');
 }
 
 function requestBodyOf(body: RequestBodyObject): NonNullable<OperationModel['requestBody']> {

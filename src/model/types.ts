@@ -75,7 +75,8 @@ export interface OperationModel {
   /** `jsonContentType`: the body's JSON media type, when it has one. */
   requestBody?: { required: boolean; contentTypes: string[]; jsonContentType?: string };
   /** The first 2xx response; `contentType` is its JSON media type, when it has a JSON body. */
-  success: { status: number; contentType?: string };
+  /** `optionalData`: the spec's own envelope leaves `data` optional, though the service always sends it. */
+  success: { status: number; contentType?: string; optionalData?: true };
   /** Declared statuses, in order. */
   statuses: string[];
   errors: ErrorKind[];

@@ -103,7 +103,8 @@ function aliasesOf(operation: OperationModel): Alias[] {
   }
   if (names.response && names.data) {
     aliases.push({ name: names.response, type: `${base}['responses'][${operation.success.status}]['content'][${stringLiteral(operation.success.contentType!)}]` });
-    aliases.push({ name: names.data, type: `${names.response}['data']` });
+    const data = `${names.response}['data']`;
+    aliases.push({ name: names.data, type: operation.success.optionalData ? `Exclude<${data}, undefined>` : data });
   }
   return aliases;
 }
