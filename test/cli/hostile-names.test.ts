@@ -36,6 +36,7 @@ function identifiersIn(path: string, source: string): string[] {
 const PORTABLE_PATH = /^(?:[a-z0-9][a-z0-9._-]*\/)*[a-z0-9][a-z0-9._-]*$/;
 /** The files the generator names itself (the rest take spec names). */
 const OWN_FIXED_FILES = new Set(['.gitignore', '.gitattributes', '.specforge/manifest.json', 'README.md']);
+const ORIGINS = '.specforge/scaffolds/';
 
 interface Generated {
   box: Sandbox;
@@ -63,12 +64,14 @@ describe.each(FIXTURES)('%s', (name) => {
   test('generates, writing only inside --out, every file under a portable name of its own', async () => {
     const { files, box } = await generateFixture(name);
     const paths = [...files.keys()];
-    expect(paths.filter((path) => !OWN_FIXED_FILES.has(path) && !PORTABLE_PATH.test(path))).toEqual([]);
+    // A scaffold's origin (.specforge/scaffolds/<path>) is named as the scaffold is.
+    const named = paths.map((path) => (path.startsWith(ORIGINS) ? path.slice(ORIGINS.length) : path));
+    expect(named.filter((path) => !OWN_FIXED_FILES.has(path) && !PORTABLE_PATH.test(path))).toEqual([]);
     const lowerCase = new Set(paths.map((path) => path.toLowerCase()));
     expect(lowerCase.size).toBe(paths.length);
     // Every file the run produced is on disk: none was written over another.
     const manifest = JSON.parse(files.get('.specforge/manifest.json')!) as { files: Record<string, unknown> };
-    expect(Object.keys(manifest.files).sort()).toEqual(paths.filter((path) => path !== '.specforge/manifest.json').sort());
+    expect(Object.keys(manifest.files).sort()).toEqual(paths.filter((path) => path !== '.specforge/manifest.json' && !path.startsWith(ORIGINS)).sort());
     expect([...listTree(box.out).keys()].some((path) => path.startsWith('..'))).toBe(false);
   });
 
