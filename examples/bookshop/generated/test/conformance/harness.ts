@@ -38,8 +38,8 @@ export type OperationPlan = PlannedOperation & { operationId: string };
 
 /** What the files of one jest worker share, from ./environment.cjs; without it, this file's own. */
 const WORKER =
-  (globalThis as { specforgeConformanceWorker?: Map<string, unknown> }).specforgeConformanceWorker ??
-  new Map<string, unknown>();
+  (globalThis as { specforgeConformanceWorker?: Map<string, unknown> })
+    .specforgeConformanceWorker ?? new Map<string, unknown>();
 
 /**
  * `make()`'s value, made once per jest worker. jest keeps every test file's
@@ -211,7 +211,11 @@ function credentialsFromEnv(): Credentials {
 }
 
 function external(baseUrl: string): Target {
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), credentials: credentialsFromEnv(), inProcess: false };
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    credentials: credentialsFromEnv(),
+    inProcess: false,
+  };
 }
 
 /**

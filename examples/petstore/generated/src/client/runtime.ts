@@ -198,7 +198,10 @@ export class Transport {
   }
 
   /** Every page of a list, following `pagination` until its end. */
-  async *pages<Item>(spec: OperationSpec, params: Params): AsyncGenerator<ApiResponse<Item[]>, void, undefined> {
+  async *pages<Item>(
+    spec: OperationSpec,
+    params: Params,
+  ): AsyncGenerator<ApiResponse<Item[]>, void, undefined> {
     let query = { ...(params.query as Record<string, unknown> | undefined) };
     for (;;) {
       const page = await this.request<Item[]>(spec, { ...params, query });
