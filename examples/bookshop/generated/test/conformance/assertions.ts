@@ -8,10 +8,8 @@
  * what was expected and shows what came.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { excerpt, type Answer, type OperationPlan } from './harness.js';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { excerpt, perWorker, type Answer, type OperationPlan } from './harness.js';
 
 interface ResponseSchemas {
   dialect: 'draft-07' | '2020-12';
@@ -20,25 +18,33 @@ interface ResponseSchemas {
   responses: Record<string, object>;
 }
 
-const SCHEMAS = JSON.parse(
-  readFileSync(new URL('./schemas.json', import.meta.url), 'utf8'),
-) as ResponseSchemas;
+/** The response schemas, and each one's validator once compiled. */
+interface Validators {
+  schemas: ResponseSchemas;
+  ajv: Pick<Ajv, 'compile'>;
+  compiled: Map<string, ValidateFunction>;
+}
 
-let ajv: Ajv | Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
+/** Once per jest worker: ajv, too, is imported here only (a static import would load it per file). */
+const VALIDATORS = await perWorker('response validators', async (): Promise<Validators> => {
+  const schemas = JSON.parse(
+    readFileSync(new URL('./schemas.json', import.meta.url), 'utf8'),
+  ) as ResponseSchemas;
+  const options = { strict: false, allErrors: true };
+  const ajv =
+    schemas.dialect === 'draft-07'
+      ? new (await import('ajv')).Ajv(options)
+      : new (await import('ajv/dist/2020.js')).Ajv2020(options);
+  (await import('ajv-formats')).default.default(ajv);
+  ajv.addSchema(schemas.registry);
+  return { schemas, ajv, compiled: new Map() };
+});
 
 /** The success response's schema, compiled on first use. */
 function responseValidator(operationId: string): ValidateFunction | undefined {
-  const schema = SCHEMAS.responses[operationId];
+  const { schemas, ajv, compiled } = VALIDATORS;
+  const schema = schemas.responses[operationId];
   if (!schema) return undefined;
-  if (!ajv) {
-    ajv =
-      SCHEMAS.dialect === 'draft-07'
-        ? new Ajv({ strict: false, allErrors: true })
-        : new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    ajv.addSchema(SCHEMAS.registry);
-  }
   if (!compiled.has(operationId)) compiled.set(operationId, ajv.compile(schema));
   return compiled.get(operationId);
 }

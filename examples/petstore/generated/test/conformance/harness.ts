@@ -35,10 +35,26 @@ export type { Json, JsonObject, ResourcePlan };
 /** An operation of the plan, with its id. */
 export type OperationPlan = PlannedOperation & { operationId: string };
 
+/** What the files of one jest worker share, from ./environment.cjs; without it, this file's own. */
+const WORKER =
+  (globalThis as { specforgeConformanceWorker?: Map<string, unknown> }).specforgeConformanceWorker ??
+  new Map<string, unknown>();
+
+/**
+ * `make()`'s value, made once per jest worker. jest keeps every test file's
+ * modules alive until its worker ends (ESM), so whatever is large — the
+ * service, the plan, the response schemas — is loaded once, not per file.
+ */
+export function perWorker<T>(key: string, make: () => T): T {
+  if (!WORKER.has(key)) WORKER.set(key, make());
+  return WORKER.get(key) as T;
+}
+
 /** What the suite knows of the API, from the merged spec. */
-export const API = JSON.parse(
-  readFileSync(new URL('./api.json', import.meta.url), 'utf8'),
-) as ApiPlan;
+export const API = perWorker(
+  'api',
+  () => JSON.parse(readFileSync(new URL('./api.json', import.meta.url), 'utf8')) as ApiPlan,
+);
 
 export function operation(operationId: string): OperationPlan {
   const plan = API.operations[operationId];
@@ -132,7 +148,11 @@ export interface Suite {
 export interface ConnectOptions {
   /** In-process only: the service's rate limit (by default high enough for the whole suite). */
   rateLimit?: { limit: number; windowSeconds: number };
-  /** An operation to call once at the start, to learn the service's rate limit (`suite.rateLimit`). */
+  /**
+   * An operation to call once at the start, to learn the service's rate limit
+   * (`suite.rateLimit`). Such a file then looks for no existing items: with a
+   * small limit, those requests would spend the window many times over.
+   */
   probe?: string;
 }
 
@@ -143,18 +163,22 @@ const STARTED = {
   limitedApiKey: 'conformance-limited-key',
 };
 
-/** Connects to BASE_URL, or starts the generated service in-process; everything is undone after the file's tests. */
+/**
+ * Connects to BASE_URL, or to the generated service in-process: one per jest
+ * worker, shared by its files (a file with a rate limit of its own starts its
+ * own). What a file's tests create is deleted after them.
+ */
 export async function connect(options: ConnectOptions = {}): Promise<Suite> {
   const target = process.env.BASE_URL ? external(process.env.BASE_URL) : await inProcess(options);
-  const suite = new HttpSuite(target.baseUrl, target.server !== undefined, target.credentials);
-  await suite.discover();
+  const suite = new HttpSuite(target.baseUrl, target.inProcess, target.credentials);
+  if (!options.probe) await suite.discover();
   if (options.probe) {
     const limit = (await suite.request(operation(options.probe))).headers.get('x-ratelimit-limit');
     if (limit !== null && /^\d+$/.test(limit)) suite.rateLimit = Number(limit);
   }
   afterAll(async () => {
     await suite.cleanup();
-    if (target.server) await closeServer(target.server);
+    if (target.ownServer) await closeServer(target.ownServer);
   });
   return suite;
 }
@@ -162,7 +186,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Suite> {
 interface Target {
   baseUrl: string;
   credentials: Credentials;
-  server?: Server;
+  /** The suite started the service (with credentials and parents of its own). */
+  inProcess: boolean;
+  /** A service this file started for itself, closed after its tests. */
+  ownServer?: Server;
 }
 
 /** The credentials the environment gives. */
@@ -182,7 +209,7 @@ function credentialsFromEnv(): Credentials {
 }
 
 function external(baseUrl: string): Target {
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), credentials: credentialsFromEnv() };
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), credentials: credentialsFromEnv(), inProcess: false };
 }
 
 /**
@@ -198,31 +225,58 @@ type CreateApp = (options: {
   authenticate: unknown;
   cursorSecret: string;
   rateLimit: { limit: number; windowSeconds: number };
+  logError: (entry: { requestId: string; method: string; path: string; error: unknown }) => void;
 }) => { listen(port: number, host: string): Server };
 
-/**
- * The generated service with its own `src/auth.ts`. Unless API_TOKEN says
- * otherwise, the default auth is given credentials of the suite's own.
- */
+/** High enough for the whole suite. */
+const UNLIMITED = { limit: 1_000_000, windowSeconds: 60 };
+
+/** The generated service's credentials: the environment's, or the suite's own. */
 async function inProcess(options: ConnectOptions): Promise<Target> {
   const credentials: Credentials = process.env.API_TOKEN ? credentialsFromEnv() : STARTED;
+  // jest ties each console to its file: the shared service reports to the file being run.
+  perWorker('console', () => ({ current: console })).current = console;
+  if (options.rateLimit) {
+    const own = await startService(options.rateLimit);
+    return { ...own, credentials, inProcess: true, ownServer: own.server };
+  }
+  const { baseUrl } = await perWorker('service', () => startService(UNLIMITED));
+  return { baseUrl, credentials, inProcess: true };
+}
+
+/**
+ * The generated service with its own `src/auth.ts`, on a loopback port.
+ * Unless API_TOKEN says otherwise, the default auth is given credentials of
+ * the suite's own.
+ */
+async function startService(
+  rateLimit: NonNullable<ConnectOptions['rateLimit']>,
+): Promise<{ baseUrl: string; server: Server }> {
   if (!process.env.API_TOKEN) {
     process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limitedToken}`;
     process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')},${STARTED.limitedApiKey}`;
   }
-  const { authenticate } = (await import(SERVICE_AUTH)) as { authenticate: unknown };
-  const { createApp } = (await import(SERVICE_APP)) as { createApp: CreateApp };
+  // Loaded once per worker, too: the rate-limit file's service of its own reuses them.
+  const { authenticate, createApp } = await perWorker('service modules', async () => ({
+    ...((await import(SERVICE_AUTH)) as { authenticate: unknown }),
+    ...((await import(SERVICE_APP)) as { createApp: CreateApp }),
+  }));
+  const consoles = perWorker('console', () => ({ current: console }));
   const app = createApp({
     authenticate,
     cursorSecret: 'conformance',
-    rateLimit: options.rateLimit ?? { limit: 1_000_000, windowSeconds: 60 },
+    rateLimit,
+    logError: ({ requestId, method, path, error }) =>
+      consoles.current.error(`[${requestId}] ${method} ${path} failed:`, error),
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  // jest runs no afterAll in a file whose tests are all skipped: the server must not keep the run alive.
+  // Nor may its idle connections keep the run alive: jest runs no afterAll in a file whose
+  // tests are all skipped, and a worker's shared service is never closed.
   server.unref();
+  server.on('connection', (socket) => socket.unref());
   const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}${API.basePath}`, credentials, server };
+  return { baseUrl: `http://127.0.0.1:${port}${API.basePath}`, server };
 }
 
 async function closeServer(server: Server): Promise<void> {
