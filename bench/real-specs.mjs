@@ -104,13 +104,19 @@ async function operationKinds(file, overlay) {
 async function suite(out) {
   const report = join(out, 'jest-report.json');
   const jest = join(ROOT, 'node_modules/jest/bin/jest.js');
+  let treePeakKb = 0;
   const result = await run('/usr/bin/time', ['-f', '%M', process.execPath, jest, '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${report}`], {
     cwd: out,
     env: { ...process.env, NODE_OPTIONS: '--experimental-vm-modules' },
     timeoutMs: suiteTimeoutMs,
+    onSample: (rssKb) => (treePeakKb = Math.max(treePeakKb, rssKb)),
   });
   const peakKb = Number(result.stderr.trim().split('\n').at(-1));
-  const figures = { suiteSeconds: result.seconds, suitePeakMb: Number.isFinite(peakKb) ? Math.round(peakKb / 1024) : undefined };
+  const figures = {
+    suiteSeconds: result.seconds,
+    suitePeakMb: Number.isFinite(peakKb) ? Math.round(peakKb / 1024) : undefined,
+    suiteTreePeakMb: treePeakKb > 0 ? Math.round(treePeakKb / 1024) : undefined,
+  };
   if (result.timedOut) return { ...figures, suite: `timed out after ${suiteTimeoutMs / 1000} s` };
   if (!existsSync(report)) return { ...figures, suite: `no report (exit ${result.code}): ${lastLines(result.stderr, 3)}` };
   const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -118,7 +124,25 @@ async function suite(out) {
   return { ...figures, suite: 'ran', passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests, filesCrashed: crashed };
 }
 
-function run(command, args, { cwd, env = process.env, timeoutMs } = {}) {
+/** The resident set size (KiB) of a process and all its descendants, now (`ps`: Linux and macOS). */
+async function treeRssKb(root) {
+  const listed = await new Promise((resolve) => {
+    const ps = spawn('ps', ['-A', '-o', 'pid=,ppid=,rss='], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    ps.stdout.on('data', (chunk) => (text += chunk));
+    ps.on('close', () => resolve(text));
+    ps.on('error', () => resolve(''));
+  });
+  const processes = listed.trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number));
+  const inTree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of processes) if (inTree.has(ppid) && !inTree.has(pid)) (inTree.add(pid), (grew = true));
+  }
+  return processes.reduce((sum, [pid, , rss]) => (inTree.has(pid) ? sum + rss : sum), 0);
+}
+
+function run(command, args, { cwd, env = process.env, timeoutMs, onSample } = {}) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
     // Its own process group: a timeout ends the command and everything it started (jest's workers under /usr/bin/time).
@@ -129,8 +153,11 @@ function run(command, args, { cwd, env = process.env, timeoutMs } = {}) {
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-200_000)));
     let timedOut = false;
     const timer = timeoutMs ? setTimeout(() => ((timedOut = true), process.kill(-child.pid, 'SIGKILL')), timeoutMs) : undefined;
+    // The whole tree's memory, twice a second: jest's workers are processes of their own.
+    const sampler = onSample ? setInterval(() => treeRssKb(child.pid).then(onSample), 500) : undefined;
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       resolve({ code, stdout, stderr, timedOut, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
     });
   });
@@ -151,12 +178,12 @@ function lastLines(text, count) {
 function printTable(results) {
   const kindsOf = (row) => (row.kinds ? Object.entries(row.kinds).map(([kind, count]) => `${kind} ${count}`).join(', ') : '');
   const cell = (value) => (value === undefined ? '' : String(value));
-  console.log('| spec | generate | tsc errors | operations (by kind) | 501 by default | suite passed / failed / skipped | suite wall | suite peak RSS |');
+  console.log('| spec | generate | tsc errors | operations (by kind) | 501 by default | suite passed / failed / skipped | suite wall | suite peak RSS: all processes / largest |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of results) {
     const suiteCell = row.suite === 'ran' ? `${row.passed} / ${row.failed} / ${row.skipped}${row.filesCrashed ? ` (${row.filesCrashed} files crashed)` : ''}` : cell(row.suite);
     console.log(
-      `| ${row.name}${row.overlay ? ' (overlay)' : ''} | ${row.generate}${row.generateSeconds ? ` (${row.generateSeconds.toFixed(1)} s)` : ''} | ${cell(row.tscErrors)} | ${cell(row.operations)}${row.kinds ? ` (${kindsOf(row)})` : ''} | ${cell(row.notImplemented)} | ${suiteCell} | ${row.suiteSeconds ? `${row.suiteSeconds.toFixed(0)} s` : ''} | ${row.suitePeakMb ? `${row.suitePeakMb} MB` : ''} |`,
+      `| ${row.name}${row.overlay ? ' (overlay)' : ''} | ${row.generate}${row.generateSeconds ? ` (${row.generateSeconds.toFixed(1)} s)` : ''} | ${cell(row.tscErrors)} | ${cell(row.operations)}${row.kinds ? ` (${kindsOf(row)})` : ''} | ${cell(row.notImplemented)} | ${suiteCell} | ${row.suiteSeconds ? `${row.suiteSeconds.toFixed(0)} s` : ''} | ${row.suiteTreePeakMb ? `${row.suiteTreePeakMb} MB / ` : ''}${row.suitePeakMb ? `${row.suitePeakMb} MB` : ''} |`,
     );
   }
 }
