@@ -24,6 +24,7 @@ import type {
   Json,
   JsonObject,
   OperationPlan as PlannedOperation,
+  QueryValue,
   ResourcePlan,
 } from './plan.js';
 
@@ -87,7 +88,8 @@ export interface Answer {
 
 export interface RequestOptions {
   path?: Record<string, string | number>;
-  query?: Record<string, string | number | boolean>;
+  /** An array is sent the OpenAPI default way (`form`, exploded): the name once per value. */
+  query?: Record<string, QueryValue>;
   body?: unknown;
   /** Sent as is, instead of `body` as JSON. */
   rawBody?: string;
@@ -319,7 +321,9 @@ class HttpSuite implements Suite {
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
     const url = new URL(`${options.baseUrl ?? this.baseUrl}${path}`);
     for (const [name, value] of Object.entries(options.query ?? {}))
-      url.searchParams.set(name, String(value));
+      if (Array.isArray(value))
+        for (const each of value) url.searchParams.append(name, String(each));
+      else url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...this.authHeaders(options.auth ?? 'none'),
@@ -366,7 +370,18 @@ class HttpSuite implements Suite {
       );
     const item = itemOf(resource, answer.body?.data, path);
     this.track(item);
-    return item;
+    return isScalar(answer.body?.data) ? this.withFields(item) : item;
+  }
+
+  /** The item with the fields its read answers: a create that answers only the new id shows none. */
+  private async withFields(item: Item): Promise<Item> {
+    const read = API.resources[item.resource]!.operations.read;
+    if (!read) return item;
+    const plan = operation(read);
+    const answer = await this.request(plan, { path: item.path });
+    if (answer.status !== plan.status)
+      throw new Error(`Could not read the item just created: ${read} answered ${excerpt(answer)}`);
+    return { ...item, fields: flatten(API.resources[item.resource]!, answer.body?.data) };
   }
 
   sampleBody(resource: string): JsonObject {
@@ -539,7 +554,7 @@ export function itemOf(
 ): Item {
   const plan = API.resources[resource]!;
   const fields = flatten(plan, data);
-  const id = typeof data === 'string' || typeof data === 'number' ? data : fields.id;
+  const id = isScalar(data) ? data : fields.id;
   if (typeof id !== 'string' && typeof id !== 'number')
     throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
   return {
@@ -549,6 +564,10 @@ export function itemOf(
     fields,
   };
 }
+
+/** An answer that is the new id alone. */
+const isScalar = (data: unknown): data is string | number =>
+  typeof data === 'string' || typeof data === 'number';
 
 /** The fields of an item: `attributes` merged in for the typed shape. */
 export function flatten(plan: ResourcePlan, data: unknown): JsonObject {

@@ -37,9 +37,9 @@ export type { Json, JsonObject, ResourcePlan };
 export type OperationPlan = PlannedOperation & { operationId: string };
 
 /** What the files of one jest worker share, from ./environment.cjs; without it, this file's own. */
+type WorkerGlobal = { specforgeConformanceWorker?: Map<string, unknown> };
 const WORKER =
-  (globalThis as { specforgeConformanceWorker?: Map<string, unknown> })
-    .specforgeConformanceWorker ?? new Map<string, unknown>();
+  (globalThis as WorkerGlobal).specforgeConformanceWorker ?? new Map<string, unknown>();
 
 /**
  * `make()`'s value, made once per jest worker. jest keeps every test file's
