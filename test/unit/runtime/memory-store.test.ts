@@ -43,3 +43,21 @@ test('a list whose path names only part of the scope shows the items under every
   expect(names({ collection: 'books' })).toEqual(['title']);
   expect(names({ collection: 'films' })).toEqual([]);
 });
+
+// Before: Blockfrost's `/addresses/{address}/utxos` (scoped by address, and by asset below it)
+// answered an empty page under a missing address.
+test('a list naming part of the scope is still undefined (404) under a missing parent', () => {
+  const addresses = new MemoryCollection<Row>({ type: 'addresses', shape: 'flat', idParam: 'address', ids: 'uuid' });
+  const utxos = new MemoryCollection<Row>({
+    type: 'utxos',
+    shape: 'flat',
+    idParam: 'id',
+    ids: 'uuid',
+    scope: ['address', 'asset'],
+    parent: addresses,
+  });
+  const list = { limit: 10, sort: [], filters: {} };
+  expect(utxos.list({ path: { address: 'nowhere' }, list })).toBeUndefined();
+  const { id } = addresses.create<Row>({ path: {}, body: {} })!;
+  expect(utxos.list({ path: { address: id }, list })).toMatchObject({ items: [] });
+});

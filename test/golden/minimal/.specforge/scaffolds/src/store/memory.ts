@@ -166,10 +166,11 @@ export class MemoryCollection<Item> {
 
   /** Which stored items a list of the path shows: undefined when their parent is missing. */
   private scopeFilter(path: Path): ((stored: Stored) => boolean) | undefined {
+    if (!this.parentExists(path)) return undefined;
     const named = (this.options.scope ?? []).map((param) => path[param]);
     if (named.every((value) => value !== undefined)) {
-      const scope = this.scopeOf(path);
-      return scope === undefined ? undefined : (stored) => stored.scope === scope;
+      const scope = this.ownersOf(path).join('/');
+      return (stored) => stored.scope === scope;
     }
     return (stored) =>
       named.every((value, index) => value === undefined || stored.owners[index] === String(value));
@@ -181,17 +182,22 @@ export class MemoryCollection<Item> {
 
   /** Where the path's items live: undefined when their parent is missing. */
   private scopeOf(path: Path): string | undefined {
-    const scope = this.options.scope ?? [];
-    // The parent's own paths may name the same ids differently (`/owners/{id}`, `/owners/{owner_id}/pets`): by position.
-    const parent = this.options.parent;
-    if (
-      parent &&
-      !parent.find(
+    return this.parentExists(path) ? this.ownersOf(path).join('/') : undefined;
+  }
+
+  /**
+   * Whether the parent the path names exists (true where there is no parent).
+   * The parent's own paths may name the same ids differently (`/owners/{id}`,
+   * `/owners/{owner_id}/pets`): they are matched by position.
+   */
+  private parentExists(path: Path): boolean {
+    const { parent, scope = [] } = this.options;
+    return (
+      !parent ||
+      parent.find(
         Object.fromEntries(parent.itemParams.map((name, index) => [name, path[scope[index]!]])),
-      )
-    )
-      return undefined;
-    return this.ownersOf(path).join('/');
+      ) !== undefined
+    );
   }
 
   private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
