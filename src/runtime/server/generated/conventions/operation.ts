@@ -140,10 +140,13 @@ async function requestOf<Handlers>(
     query: query.values,
     headers: headers.values,
   };
+  // A parameter that could not be read is left out: its detail says why, not that it is missing.
+  const unread = [...query.problems, ...headers.problems];
   const details = [
-    ...query.problems,
-    ...headers.problems,
-    ...problemsOf(route.parameters, parameters),
+    ...unread,
+    ...problemsOf(route.parameters, parameters).filter(
+      (detail) => !unread.some((problem) => problem.field === detail.field),
+    ),
   ];
   if (route.body) {
     if (body !== NO_BODY) details.push(...problemsOf(route.body.validate, body, 'body'));
