@@ -33,7 +33,7 @@ describe('queryPairs: the client writes each style as the specification table do
   });
 });
 
-const query = (parameters: StyledParameter[], values: Record<string, string | string[]>) =>
+const query = (parameters: StyledParameter[], values: Record<string, string | string[] | undefined>) =>
   deserializeQuery(values, parameters);
 
 describe('deserializeQuery: what the service reads back', () => {

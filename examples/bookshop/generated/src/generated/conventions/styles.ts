@@ -166,3 +166,14 @@ function namedPairsOf(items: string[]): Read {
   }
   return { value: object };
 }
+
+/**
+ * The items of a comma-separated list parameter (`fields`, `sort`): sent as
+ * text, or already read into an array where the spec declares one
+ * (`style: form, explode: false`).
+ */
+export function listedItems(value: unknown): string[] {
+  return (Array.isArray(value) ? value : [value])
+    .filter((item): item is string => typeof item === 'string' && item !== '')
+    .flatMap((item) => item.split(','));
+}
