@@ -256,6 +256,8 @@ function routeView({ model, document, operation, resource, group, resources, val
 function stylesOf(document: OpenApiDocument, operation: OperationModel): Pick<RouteView, 'styles'> {
   const query = operation.parameters.query.flatMap((parameter) => {
     const styled = styledParameter(parameter, parameter.name);
+    // An exploded array is a repeated parameter: the validator reads it as it comes.
+    if (styled?.type === 'array' && styled.explode) return [];
     if (styled?.type !== 'object' || !styled.explode || styled.style === 'deepObject') return styled ? [styled] : [];
     // Its properties arrive as parameters of their own: those named like a declared parameter stay that parameter's.
     const others = new Set(operation.parameters.query.map((other) => other.name));
