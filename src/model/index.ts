@@ -29,6 +29,7 @@ import {
   type SchemaObject,
 } from '../openapi/document.js';
 import { filterableFields, sortableFields } from '../openapi/fields.js';
+import { structuredTypeOf } from '../openapi/classify.js';
 import { kebabCase, operationIdFor } from '../openapi/names.js';
 import { nameAll } from './naming.js';
 import { effectiveSecurity, isSecured } from '../openapi/security.js';
@@ -38,6 +39,8 @@ import type {
   ApiModel,
   FieldModel,
   OperationModel,
+  ParameterModel,
+  ParameterStyle,
   ParametersByLocation,
   ResourceModel,
   SecurityModel,
@@ -156,9 +159,25 @@ function parametersOf(document: OpenApiDocument, pathItem: PathItemObject, opera
       required: parameter.in === 'path' || parameter.required === true,
       ...(parameter.description ? { description: parameter.description } : {}),
       schema: parameter.schema ?? {},
+      ...styleOf(parameter),
+      ...structureOf(document, parameter),
     });
   }
   return grouped;
+}
+
+/** Each location's default style; `explode` defaults to true for `form` only (OpenAPI 3.x, "Parameter Object"). */
+const DEFAULT_STYLES: Record<ParameterObject['in'], ParameterStyle> = { query: 'form', path: 'simple', header: 'simple', cookie: 'form' };
+
+function structureOf(document: OpenApiDocument, parameter: ParameterObject): Pick<ParameterModel, 'structure'> {
+  const schema = deref<SchemaObject>(document, parameter.schema ?? {});
+  const structure = schema && structuredTypeOf(document, schema);
+  return structure ? { structure } : {};
+}
+
+function styleOf(parameter: ParameterObject): Pick<ParameterModel, 'style' | 'explode'> {
+  const style = typeof parameter.style === 'string' ? (parameter.style as ParameterStyle) : DEFAULT_STYLES[parameter.in];
+  return { style, explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form' };
 }
 
 function securityOf(document: OpenApiDocument, operation: OperationObject): SecurityModel {

@@ -42,7 +42,15 @@ export interface ParameterModel {
   required: boolean;
   description?: string;
   schema: SchemaObject | Reference;
+  /** How its value is written in the request (OpenAPI 3.x, "Style Values"): as declared, or its location's default. */
+  style: ParameterStyle;
+  explode: boolean;
+  /** Set where its value is an array or an object: the values a style writes differently. */
+  structure?: 'array' | 'object';
 }
+
+/** OpenAPI's parameter styles: `form`, `spaceDelimited`, `pipeDelimited` and `deepObject` in the query, `simple` in paths and headers, `label` and `matrix` in paths. */
+export type ParameterStyle = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple' | 'label' | 'matrix';
 
 export interface ParametersByLocation {
   path: ParameterModel[];

@@ -200,6 +200,20 @@ export function propertiesOf(
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
 
+/** `array` or `object` where the schema describes one (whatever else it allows: `null`; its `allOf` parts count), else undefined. */
+export function structuredTypeOf(document: OpenApiDocument, schema: SchemaObject, depth = 0): 'array' | 'object' | undefined {
+  const declared = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (declared.includes('array') || (declared.length === 0 && schema.items !== undefined)) return 'array';
+  if (declared.includes('object') || (declared.length === 0 && isObject(schema.properties))) return 'object';
+  if (declared.length > 0 || !Array.isArray(schema.allOf) || depth > 8) return undefined;
+  for (const part of schema.allOf) {
+    const resolved = deref<SchemaObject>(document, part);
+    const type = resolved && structuredTypeOf(document, resolved, depth + 1);
+    if (type) return type;
+  }
+  return undefined;
+}
+
 /** The scalar type of a schema (ignoring `null` in 3.1 type arrays), if it is one. */
 export function scalarTypeOf(schema: SchemaObject): ScalarType | undefined {
   const declared = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];

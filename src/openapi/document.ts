@@ -37,6 +37,8 @@ export interface ParameterObject extends JsonObject {
   required?: boolean;
   schema?: SchemaObject | Reference;
   description?: string;
+  style?: string;
+  explode?: boolean;
 }
 
 export interface RequestBodyObject extends JsonObject {

@@ -22,6 +22,8 @@ interface ClientOperation {
   params: string;
   data: string;
   paging?: string;
+  /** Its array and object query parameters written other than the default way (`form`, exploded). */
+  styles?: Record<string, { style: string; explode: boolean }>;
 }
 
 export const clientTarget: Target = {
@@ -39,6 +41,7 @@ export const clientTarget: Target = {
     };
     return [
       runtimeFile(runtime, 'client/runtime.ts', 'generated'),
+      runtimeFile(runtime, 'client/styles.ts', 'generated'),
       templateFile(renderer, 'client/index.ts.hbs', 'src/client/index.ts', view, 'generated'),
     ];
   },
@@ -65,5 +68,12 @@ function clientOperation(operation: OperationModel, namespace: string): ClientOp
     params: parts.join(' & '),
     data: !hasData ? 'void' : isList ? `${named(types.data!)}[number]` : named(types.data!),
     ...(isList ? { paging: operation.paging!.style } : {}),
+    ...stylesOf(operation),
   };
+}
+
+function stylesOf(operation: OperationModel): Pick<ClientOperation, 'styles'> {
+  // A scalar is written the same whatever its style.
+  const styled = operation.parameters.query.filter((parameter) => parameter.structure && (parameter.style !== 'form' || !parameter.explode));
+  return styled.length > 0 ? { styles: Object.fromEntries(styled.map(({ name, style, explode }) => [name, { style, explode }])) } : {};
 }

@@ -25,6 +25,9 @@ describe('namesIn: the names a `fields` or `include` parameter lists', () => {
     { given: 'pages,pages,title', want: ['pages', 'title'] },
     { given: '', want: [] },
     { given: undefined, want: [] },
+    // Declared an array (`style: form, explode: false`, as Directus does): read into items.
+    { given: ['title', 'pages'], want: ['title', 'pages'] },
+    { given: ['title,pages', 'title'], want: ['title', 'pages'] },
   ])('$given', ({ given, want }) => {
     expect(namesIn(given, known, 'fields')).toEqual(want);
   });

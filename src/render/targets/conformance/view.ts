@@ -7,6 +7,7 @@
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
 import type { ApiPlan, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
+import { queryPairs } from '../../../runtime/client/styles.js';
 import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
@@ -113,17 +114,24 @@ function operationPlan(model: ApiModel, document: OpenApiDocument, operation: Op
   };
 }
 
-/** A sample for each required query parameter of a scalar type or an array of them: without them every request is a 422. */
+/** A sample for each required query parameter, written as its style says: without them every request is a 422. */
 function requiredQueryOf(document: OpenApiDocument, operation: OperationModel): Pick<OperationPlan, 'requiredQuery'> {
   const values = operation.parameters.query.flatMap((parameter) => {
     const value = parameter.required ? sampleOf(document, parameter.schema) : undefined;
-    return isQueryScalar(value) || (Array.isArray(value) && value.every(isQueryScalar)) ? [[parameter.name, value] as const] : [];
+    return isFlat(value) ? [[parameter.name, queryPairs(parameter.name, value, parameter)] as const] : [];
   });
   return values.length > 0 ? { requiredQuery: Object.fromEntries(values) } : {};
 }
 
 const isQueryScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/** A value a query parameter's style can write: a scalar, or an array or object of scalars (styles do not nest). */
+function isFlat(value: unknown): boolean {
+  if (isQueryScalar(value)) return true;
+  if (Array.isArray(value)) return value.every(isQueryScalar);
+  return isObject(value) && Object.values(value).every(isQueryScalar);
+}
 
 /** Scopes every alternative asks for: a credential with none of them is refused (403) whichever it tries. */
 function requiredScopes(operation: OperationModel): string[] {

@@ -33,6 +33,7 @@ const CONVENTIONS = [
   'router',
   'serve',
   'state',
+  'styles',
   'validation',
   'versioning',
 ];

@@ -2,9 +2,10 @@
  * The server's view model: the route table, the handler interfaces and the
  * store, computed from the API model so the templates only print.
  */
-import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
+import type { ApiModel, OperationModel, ParameterModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type SchemaObject } from '../../../openapi/document.js';
 import { itemSchemaOf, jsonSchemaOf, scalarTypeOf, successResponse } from '../../../openapi/classify.js';
+import type { ParameterStyles, StyledParameter } from '../../../runtime/server/generated/conventions/styles.js';
 import { singular } from '../../../openapi/names.js';
 import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
@@ -32,6 +33,8 @@ export interface RouteView {
   security: { public: boolean; alternatives: { scheme: string; scopes: string[] }[][] };
   /** Export name of its validators: `…Validator`, a name ajv never gives its own functions. */
   validator: string;
+  /** Its array and object parameters, as the runtime reads them (`conventions/styles.ts`); absent where it has none. */
+  styles?: ParameterStyles;
   /** `validators`: the module of its body's validator (`bodies`, or `patches` where no default is filled in). */
   body?: { contentTypes: string[]; required: boolean; validators: 'bodies' | 'patches' };
   paging?: { style: string; defaultLimit: number; maxLimit: number; filters: string[]; createdField?: string };
@@ -219,6 +222,7 @@ function routeView({ model, document, operation, resource, group, resources, val
     hasData,
     security: securityView(model, operation),
     validator,
+    ...stylesOf(document, operation),
     ...(operation.requestBody?.jsonContentType
       ? {
           body: {
@@ -246,6 +250,29 @@ function routeView({ model, document, operation, resource, group, resources, val
     ...(resource && STORE_METHODS[kind] ? { storeMethod: kind === 'delete' && hasData ? 'take' : STORE_METHODS[kind] } : {}),
     ...(kind === 'create' && hasData && scalarAnswerOf(document, operation) ? { answersId: scalarAnswerOf(document, operation)! } : {}),
   };
+}
+
+/** The query and header parameters that are arrays or objects, with what reading them takes. */
+function stylesOf(document: OpenApiDocument, operation: OperationModel): Pick<RouteView, 'styles'> {
+  const query = operation.parameters.query.flatMap((parameter) => {
+    const styled = styledParameter(parameter, parameter.name);
+    // An exploded array is a repeated parameter: the validator reads it as it comes.
+    if (styled?.type === 'array' && styled.explode) return [];
+    if (styled?.type !== 'object' || !styled.explode || styled.style === 'deepObject') return styled ? [styled] : [];
+    // Its properties arrive as parameters of their own: those named like a declared parameter stay that parameter's.
+    const others = new Set(operation.parameters.query.map((other) => other.name));
+    const schema = deref<SchemaObject>(document, parameter.schema);
+    return [{ ...styled, properties: Object.keys(schema?.properties ?? {}).filter((name) => !others.has(name)) }];
+  });
+  const header = operation.parameters.header.flatMap((parameter) => styledParameter(parameter, parameter.name.toLowerCase()) ?? []);
+  const styles = { ...(query.length > 0 ? { query } : {}), ...(header.length > 0 ? { header } : {}) };
+  return Object.keys(styles).length > 0 ? { styles } : {};
+}
+
+const RUNTIME_STYLES = new Set<string>(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject', 'simple']);
+
+function styledParameter({ style, explode, structure }: ParameterModel, name: string): StyledParameter | undefined {
+  return structure && RUNTIME_STYLES.has(style) ? { name, style: style as StyledParameter['style'], explode, type: structure } : undefined;
 }
 
 const TS_SCALARS = { string: 'string', integer: 'number', number: 'number', boolean: 'boolean' } as const;

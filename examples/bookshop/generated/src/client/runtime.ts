@@ -7,6 +7,7 @@
  * `Retry-After`, timeouts, typed errors, paging iterators and an opt-in
  * conditional-GET cache. `./index.ts` binds it to the API's operations.
  */
+import { queryPairs, type QueryStyle } from './styles.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2). */
@@ -128,6 +129,8 @@ export interface OperationSpec {
   /** As the spec writes it: `/authors/{author_id}`. */
   path: string;
   paging?: 'cursor' | 'offset';
+  /** Query parameters not written the default way (`form`, exploded), by name. */
+  styles?: Record<string, QueryStyle>;
 }
 
 type Params = Record<string, unknown> & { query?: object; body?: unknown } & CallOptions;
@@ -240,12 +243,9 @@ export class Transport {
         throw new TypeError(`${spec.method} ${spec.path}: the path parameter ${name} is missing.`);
       return encodeURIComponent(String(value));
     });
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(params.query ?? {})) {
-      if (value === undefined || value === null) continue;
-      for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
-    }
-    const query = search.toString();
+    const query = Object.entries(params.query ?? {})
+      .flatMap(([name, value]) => queryPairs(name, value, spec.styles?.[name]))
+      .join('&');
     return `${this.options.baseUrl.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`;
   }
 

@@ -93,6 +93,8 @@ export interface RequestOptions {
   path?: Record<string, string | number>;
   /** An array is sent the OpenAPI default way (`form`, exploded): the name once per value. */
   query?: Record<string, QueryValue>;
+  /** `name=value` pairs already written as their parameters' styles say (`filter[status]=open`), sent as they are. */
+  encodedQuery?: string[];
   body?: unknown;
   /** Sent as is, instead of `body` as JSON. */
   rawBody?: string;
@@ -314,9 +316,12 @@ class HttpSuite implements Suite {
   }
 
   request(plan: OperationPlan, options: RequestOptions = {}): Promise<Answer> {
+    const required = Object.entries(plan.requiredQuery ?? {})
+      .filter(([name]) => options.query?.[name] === undefined)
+      .flatMap(([, pairs]) => pairs);
     return this.send(plan.method, fillPath(plan.path, options.path ?? {}), {
       ...options,
-      query: { ...plan.requiredQuery, ...options.query },
+      encodedQuery: [...required, ...(options.encodedQuery ?? [])],
       auth: options.auth ?? authFor(this, plan),
     });
   }
@@ -327,6 +332,8 @@ class HttpSuite implements Suite {
       if (Array.isArray(value))
         for (const each of value) url.searchParams.append(name, String(each));
       else url.searchParams.set(name, String(value));
+    if (options.encodedQuery?.length)
+      url.search = [url.search.slice(1), ...options.encodedQuery].filter(Boolean).join('&');
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...this.authHeaders(options.auth ?? 'none'),

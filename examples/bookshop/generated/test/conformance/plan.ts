@@ -52,8 +52,12 @@ export interface OperationPlan {
   paging?: { style: 'cursor' | 'offset'; defaultLimit: number; maxLimit: number };
   /** Query parameters it declares. */
   query: string[];
-  /** A valid value for each required query parameter: sent with every request unless a check sends its own. */
-  requiredQuery?: Record<string, QueryValue>;
+  /**
+   * A valid value for each required query parameter, as the `name=value` pairs
+   * its style writes it in (percent-encoded, ready to join with `&`): sent with
+   * every request unless a check sends its own.
+   */
+  requiredQuery?: Record<string, string[]>;
 }
 
 /** A body that breaks one rule of its schema, the field it names, and the per-field code the conventions give that failure. */

@@ -6,6 +6,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { errors } from './errors.js';
+import { listedItems } from './styles.js';
 
 export interface PagingRule {
   style: 'cursor' | 'offset';
@@ -88,8 +89,8 @@ export function listQueryOf(
 
 /** `sort=title,-pages` with an optional `order=asc,desc` (one entry per field; it wins over `-`). */
 function sortOf(sort: unknown, order: unknown, rule: PagingRule): SortKey[] {
-  const directions = typeof order === 'string' ? order.split(',') : [];
-  const fields = typeof sort === 'string' && sort !== '' ? sort.split(',') : [];
+  const directions = listedItems(order);
+  const fields = listedItems(sort);
   if (fields.length === 0 && directions.length > 0) fields.push(rule.createdField ?? 'id');
   return fields.map((field, index) => {
     const name = field.replace(/^-/, '');

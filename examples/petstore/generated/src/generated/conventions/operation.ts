@@ -27,6 +27,7 @@ import {
 } from './paging.js';
 import { embed, fieldOf, namesIn, sparse, type ResourceShape } from './representation.js';
 import type { ServiceState } from './state.js';
+import { deserializeHeaders, deserializeQuery, type ParameterStyles } from './styles.js';
 import { problemsOf, type Validator } from './validation.js';
 
 export type Awaitable<T> = T | Promise<T>;
@@ -73,6 +74,8 @@ export interface OperationRoute<Handlers> {
   hasData: boolean;
   security: SecurityRequirement;
   parameters: Validator;
+  /** Its parameters that are arrays or objects, read as their style writes them before validation. */
+  styles?: ParameterStyles;
   body?: BodyRule & { validate: Validator };
   paging?: PagingRule;
   shape: ResourceShape;
@@ -133,12 +136,21 @@ async function requestOf<Handlers>(
   context: OperationContext<Handlers>,
 ): Promise<AnyRequest> {
   const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
+  const query = deserializeQuery(ctx.query, route.styles?.query ?? []);
+  const headers = deserializeHeaders(ctx.headers, route.styles?.header ?? []);
   const parameters = {
     path: path as Record<string, unknown>,
-    query: { ...ctx.query } as Record<string, unknown>,
-    headers: { ...ctx.headers },
+    query: query.values,
+    headers: headers.values,
   };
-  const details = problemsOf(route.parameters, parameters);
+  // A parameter that could not be read is left out: its detail says why, not that it is missing.
+  const unread = [...query.problems, ...headers.problems];
+  const details = [
+    ...unread,
+    ...problemsOf(route.parameters, parameters).filter(
+      (detail) => !unread.some((problem) => problem.field === detail.field),
+    ),
+  ];
   if (route.body) {
     if (body !== NO_BODY) details.push(...problemsOf(route.body.validate, body, 'body'));
     else if (route.body.required)

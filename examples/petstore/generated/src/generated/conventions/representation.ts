@@ -6,6 +6,7 @@
  * fieldsets (`fields`, `id` always kept) and embedded relations (`include`).
  */
 import { errors } from './errors.js';
+import { listedItems } from './styles.js';
 
 export type ResourceShape = 'flat' | 'typed';
 
@@ -27,8 +28,8 @@ export function namesIn(
   parameter: string,
   status?: number,
 ): string[] {
-  if (typeof value !== 'string' || value === '') return [];
-  const names = [...new Set(value.split(','))];
+  const names = [...new Set(listedItems(value))];
+  if (names.length === 0) return [];
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
     const message =

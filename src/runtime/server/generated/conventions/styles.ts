@@ -1,0 +1,176 @@
+/**
+ * Parameter values as OpenAPI writes them (3.x, "Style Values"), read back
+ * into arrays and objects before validation: `?ids=1,2,3` (form, not
+ * exploded), `?R=100&G=200` (form object, exploded), `?filter[status]=open`
+ * (deepObject), `X-Color: R=100,G=200` (simple, exploded). The items stay
+ * text; the validator then coerces them to the declared types. Plain scalars
+ * and exploded form arrays (`?id=1&id=2`) need no reading and are not listed.
+ */
+import type { ErrorDetail } from './errors.js';
+
+export type StyleName = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple';
+
+/** A parameter that is not a plain scalar, as the route table describes it. */
+export interface StyledParameter {
+  /** As the request carries it (header names in lower case). */
+  name: string;
+  style: StyleName;
+  explode: boolean;
+  type: 'array' | 'object';
+  /** An exploded form object: the property names it takes from the query, each sent as a parameter of its own. */
+  properties?: readonly string[];
+}
+
+export interface ParameterStyles {
+  query?: readonly StyledParameter[];
+  header?: readonly StyledParameter[];
+}
+
+type Values = Record<string, string | string[] | undefined>;
+
+/** The values read, and a detail per parameter that could not be read (its raw value is left out). */
+export interface Deserialized {
+  values: Record<string, unknown>;
+  problems: ErrorDetail[];
+}
+
+/** Unexploded query lists: the delimiter between items, once percent-decoded. */
+const DELIMITERS: Partial<Record<StyleName, string>> = {
+  form: ',',
+  spaceDelimited: ' ',
+  pipeDelimited: '|',
+};
+
+/** The query with each styled parameter read; the keys it was written with (`filter[status]`, `R`) taken out. */
+export function deserializeQuery(
+  query: Values,
+  parameters: readonly StyledParameter[],
+): Deserialized {
+  const values: Record<string, unknown> = { ...query };
+  const problems: ErrorDetail[] = [];
+  for (const parameter of parameters) {
+    const read =
+      parameter.style === 'deepObject'
+        ? deepObjectOf(values, parameter.name)
+        : parameter.type === 'object' && parameter.explode
+          ? explodedObjectOf(values, parameter.properties ?? [])
+          : listOf(values[parameter.name], parameter);
+    place(values, parameter.name, read, `query.${parameter.name}`, problems);
+  }
+  return { values, problems };
+}
+
+/** The headers with each styled one read (`simple`: items separated by commas). */
+export function deserializeHeaders(
+  headers: Values,
+  parameters: readonly StyledParameter[],
+): Deserialized {
+  const values: Record<string, unknown> = { ...headers };
+  const problems: ErrorDetail[] = [];
+  for (const parameter of parameters) {
+    const read = listOf(headers[parameter.name], {
+      ...parameter,
+      style: 'simple',
+    });
+    place(values, parameter.name, read, `header.${parameter.name}`, problems);
+  }
+  return { values, problems };
+}
+
+/** What reading one parameter gave: its value (undefined when it was not sent), or why it cannot be read. */
+type Read = { value: unknown } | { problem: string };
+
+function place(
+  values: Record<string, unknown>,
+  name: string,
+  read: Read,
+  field: string,
+  problems: ErrorDetail[],
+): void {
+  delete values[name];
+  if ('problem' in read) problems.push({ field, message: read.problem, code: 'INVALID_FORMAT' });
+  else if (read.value !== undefined) values[name] = read.value;
+}
+
+/** `name[property]=value` keys, taken out of the query into one object. */
+function deepObjectOf(values: Record<string, unknown>, name: string): Read {
+  if (values[name] !== undefined)
+    return { problem: `is an object: send it as ${name}[property]=value` };
+  const keys = Object.keys(values).filter((key) => key.startsWith(`${name}[`));
+  const object: Record<string, unknown> = {};
+  let malformed: string | undefined;
+  for (const key of keys) {
+    const property = /^\[([^[\]]+)\]$/.exec(key.slice(name.length))?.[1];
+    if (property === undefined) malformed ??= key;
+    else object[property] = values[key];
+    delete values[key];
+  }
+  if (malformed !== undefined)
+    return {
+      problem: `cannot read the key ${malformed}: expected ${name}[property], one level deep`,
+    };
+  return { value: keys.length > 0 ? object : undefined };
+}
+
+/** An exploded form object: each of its properties sent as a parameter of its own. */
+function explodedObjectOf(values: Record<string, unknown>, properties: readonly string[]): Read {
+  const object: Record<string, unknown> = {};
+  for (const property of properties.filter((candidate) => values[candidate] !== undefined)) {
+    object[property] = values[property];
+    delete values[property];
+  }
+  return { value: Object.keys(object).length > 0 ? object : undefined };
+}
+
+/** A delimited list (`1,2,3`), read as an array, or as an object from its pairs (`R,100,G,200`; exploded `simple`: `R=100,G=200`). */
+function listOf(raw: unknown, parameter: StyledParameter): Read {
+  if (raw === undefined) return { value: undefined };
+  // An exploded array arrives as a repeated parameter, already a list.
+  if (parameter.explode && parameter.type === 'array' && parameter.style !== 'simple')
+    return { value: raw };
+  const items = (Array.isArray(raw) ? raw : [raw]).flatMap((text) =>
+    itemsOf(String(text), parameter.style),
+  );
+  if (parameter.type === 'array') return { value: items };
+  return parameter.explode ? namedPairsOf(items) : pairsOf(items);
+}
+
+function itemsOf(text: string, style: StyleName): string[] {
+  if (text === '') return [];
+  // A header sent twice arrives joined with `, `; items may carry spaces around them.
+  if (style === 'simple') return text.split(',').map((item) => item.trim());
+  return text.split(DELIMITERS[style] ?? ',');
+}
+
+/** `R,100,G,200`: names and values, alternating. */
+function pairsOf(items: string[]): Read {
+  if (items.length % 2 !== 0)
+    return {
+      problem: `lists ${items.length} items: an object is written as property,value pairs`,
+    };
+  const object: Record<string, string> = {};
+  for (let index = 0; index < items.length; index += 2) object[items[index]!] = items[index + 1]!;
+  return { value: object };
+}
+
+/** `R=100,G=200`. */
+function namedPairsOf(items: string[]): Read {
+  const object: Record<string, string> = {};
+  for (const item of items) {
+    const equals = item.indexOf('=');
+    if (equals <= 0) return { problem: `cannot read ${item}: expected property=value` };
+    object[item.slice(0, equals)] = item.slice(equals + 1);
+  }
+  return { value: object };
+}
+
+/**
+ * The items of a comma-separated list parameter (`fields`, `sort`): sent as
+ * text, or already read into an array where the spec declares one
+ * (`style: form, explode: false`).
+ */
+export function listedItems(value: unknown): string[] {
+  return (Array.isArray(value) ? value : [value])
+    .filter((item): item is string => typeof item === 'string' && item !== '')
+    .flatMap((item) => item.split(','));
+}

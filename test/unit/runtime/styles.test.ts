@@ -1,0 +1,118 @@
+/**
+ * Parameter styles (OpenAPI 3.x, "Style Values"): the client writes a value
+ * (runtime/client/styles.ts) as the service reads it back
+ * (runtime/server/generated/conventions/styles.ts), before validation.
+ */
+import { queryPairs } from '../../../src/runtime/client/styles.js';
+import {
+  deserializeHeaders,
+  deserializeQuery,
+  type StyledParameter,
+} from '../../../src/runtime/server/generated/conventions/styles.js';
+
+const rgb = { R: 100, G: 200, B: 150 };
+
+describe('queryPairs: the client writes each style as the specification table does', () => {
+  test.each([
+    { style: 'form', explode: true, value: [3, 4, 5], want: ['color=3', 'color=4', 'color=5'] },
+    { style: 'form', explode: false, value: [3, 4, 5], want: ['color=3,4,5'] },
+    { style: 'spaceDelimited', explode: false, value: [3, 4, 5], want: ['color=3%204%205'] },
+    { style: 'pipeDelimited', explode: false, value: [3, 4, 5], want: ['color=3|4|5'] },
+    { style: 'form', explode: true, value: rgb, want: ['R=100', 'G=200', 'B=150'] },
+    { style: 'form', explode: false, value: rgb, want: ['color=R,100,G,200,B,150'] },
+    { style: 'deepObject', explode: true, value: rgb, want: ['color[R]=100', 'color[G]=200', 'color[B]=150'] },
+    { style: 'form', explode: true, value: 'blue', want: ['color=blue'] },
+    { style: 'form', explode: false, value: undefined, want: [] },
+  ])('$style, explode $explode: $value', ({ style, explode, value, want }) => {
+    expect(queryPairs('color', value, { style, explode })).toEqual(want);
+  });
+
+  test('names and items are percent-encoded, the delimiters are not', () => {
+    expect(queryPairs('q', ['a,b', 'c&d'], { style: 'form', explode: false })).toEqual(['q=a%2Cb,c%26d']);
+    expect(queryPairs('f', { 'a b': 'x=y' }, { style: 'deepObject', explode: true })).toEqual(['f[a%20b]=x%3Dy']);
+  });
+});
+
+const query = (parameters: StyledParameter[], values: Record<string, string | string[] | undefined>) =>
+  deserializeQuery(values, parameters);
+
+describe('deserializeQuery: what the service reads back', () => {
+  const ids: StyledParameter = { name: 'ids', style: 'form', explode: false, type: 'array' };
+  const color: StyledParameter = { name: 'color', style: 'form', explode: false, type: 'object' };
+
+  test.each([
+    { parameter: ids, given: { ids: '1,2,3' }, want: { ids: ['1', '2', '3'] } },
+    { parameter: ids, given: { ids: ['1,2', '3'] }, want: { ids: ['1', '2', '3'] } },
+    { parameter: ids, given: { ids: '' }, want: { ids: [] } },
+    { parameter: { ...ids, style: 'spaceDelimited' as const }, given: { ids: '1 2' }, want: { ids: ['1', '2'] } },
+    { parameter: { ...ids, style: 'pipeDelimited' as const }, given: { ids: '1|2' }, want: { ids: ['1', '2'] } },
+    { parameter: { ...ids, explode: true }, given: { ids: ['1', '2'] }, want: { ids: ['1', '2'] } },
+    { parameter: color, given: { color: 'R,100,G,200' }, want: { color: { R: '100', G: '200' } } },
+    {
+      parameter: { ...color, explode: true, properties: ['R', 'G', 'B'] },
+      given: { R: '100', G: '200', limit: '5' },
+      want: { color: { R: '100', G: '200' }, limit: '5' },
+    },
+    {
+      parameter: { name: 'filter', style: 'deepObject' as const, explode: true, type: 'object' as const },
+      given: { 'filter[status]': 'open', 'filter[owner]': 'me', limit: '5' },
+      want: { filter: { status: 'open', owner: 'me' }, limit: '5' },
+    },
+    { parameter: ids, given: { other: 'x' }, want: { other: 'x' } },
+  ])('$parameter.style (explode $parameter.explode) $given', ({ parameter, given, want }) => {
+    expect(query([parameter], given)).toEqual({ values: want, problems: [] });
+  });
+
+  test.each([
+    { parameter: color, given: { color: 'R,100,G' }, message: /3 items/ },
+    {
+      parameter: { name: 'filter', style: 'deepObject' as const, explode: true, type: 'object' as const },
+      given: { 'filter[a][b]': '1', 'filter[c]': '2' },
+      message: /filter\[a\]\[b\]/,
+    },
+    {
+      parameter: { name: 'filter', style: 'deepObject' as const, explode: true, type: 'object' as const },
+      given: { filter: 'open' },
+      message: /filter\[property\]=value/,
+    },
+  ])('cannot be read: one INVALID_FORMAT detail for the parameter, its keys taken out ($given)', ({ parameter, given, message }) => {
+    const { values, problems } = query([parameter], given);
+    expect(values).toEqual({});
+    expect(problems).toEqual([{ field: `query.${parameter.name}`, message: expect.stringMatching(message), code: 'INVALID_FORMAT' }]);
+  });
+});
+
+describe('deserializeHeaders: simple, items separated by commas', () => {
+  test.each([
+    { parameter: { type: 'array' as const, explode: false }, given: '1, 2,3', want: ['1', '2', '3'] },
+    { parameter: { type: 'object' as const, explode: false }, given: 'R,100,G,200', want: { R: '100', G: '200' } },
+    { parameter: { type: 'object' as const, explode: true }, given: 'R=100, G=200', want: { R: '100', G: '200' } },
+  ])('$parameter: $given', ({ parameter, given, want }) => {
+    const styled: StyledParameter = { name: 'x-color', style: 'simple', ...parameter };
+    expect(deserializeHeaders({ 'x-color': given, accept: '*/*' }, [styled])).toEqual({
+      values: { 'x-color': want, accept: '*/*' },
+      problems: [],
+    });
+  });
+
+  test('an exploded object item without `=` is a detail for the header', () => {
+    const styled: StyledParameter = { name: 'x-color', style: 'simple', explode: true, type: 'object' };
+    expect(deserializeHeaders({ 'x-color': 'R=100,G' }, [styled]).problems).toEqual([
+      { field: 'header.x-color', message: 'cannot read G: expected property=value', code: 'INVALID_FORMAT' },
+    ]);
+  });
+});
+
+describe('a round trip: what the client writes, the service reads', () => {
+  test.each([
+    { style: 'form', explode: false, type: 'array' as const, value: ['a', 'b'] },
+    { style: 'pipeDelimited', explode: false, type: 'array' as const, value: ['a', 'b'] },
+    { style: 'form', explode: false, type: 'object' as const, value: { R: '1', G: '2' } },
+    { style: 'deepObject', explode: true, type: 'object' as const, value: { status: 'open' } },
+  ])('$style, explode $explode, $type', ({ style, explode, type, value }) => {
+    const search = new URLSearchParams(queryPairs('p', value, { style, explode }).join('&'));
+    const parsed: Record<string, string> = Object.fromEntries(search);
+    const parameter = { name: 'p', style, explode, type } as StyledParameter;
+    expect(deserializeQuery(parsed, [parameter]).values).toEqual({ p: value });
+  });
+});
