@@ -345,7 +345,7 @@ describe('model: resources', () => {
     expect(resource(api, 'books').fields).toEqual([
       { name: 'id', type: 'string', required: true, readOnly: false, sortable: true, filterable: false },
       { name: 'title', type: 'string', required: true, readOnly: false, sortable: true, filterable: true },
-      { name: 'status', type: 'string', required: false, readOnly: false, sortable: true, filterable: true },
+      { name: 'status', type: 'string', required: false, readOnly: false, sortable: true, filterable: true, enum: ['draft', 'published'] },
       { name: 'pages', type: 'integer', required: false, readOnly: false, sortable: true, filterable: true },
       { name: 'tags', type: 'array', required: false, readOnly: false, sortable: false, filterable: false },
       { name: 'created_at', type: 'string', required: false, readOnly: false, sortable: true, filterable: false },
