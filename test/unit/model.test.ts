@@ -146,6 +146,9 @@ describe('model: API', () => {
     });
     const api = model(shared);
     expect(resource(api, 'settings').singleton).toBe(true);
+    // A singleton is one object: its type keeps the path's noun, plural or not.
+    expect(resource(api, 'settings').typeName).toBe('Settings');
+    expect(resource(api, 'orgs/configs/defaults').typeName).toBe('Default');
     expect(resource(api, 'orgs/configs/defaults')).toMatchObject({ singleton: false, operations: ['listDefaults', 'setDefault'] });
   });
 
