@@ -33,7 +33,7 @@ import { conventionResponses } from './responses.js';
 import { effectiveSecurity, isSecured } from '../openapi/security.js';
 import { applyDefaultSecurity } from './security.js';
 import { pathRoleOf } from '../openapi/path-roles.js';
-import { applyVersionSegment, declaredVersion } from './versioning.js';
+import { applyVersionSegment, asksForVersionSegment, declaredVersion } from './versioning.js';
 
 export type { ConventionFragments } from './components.js';
 
@@ -45,10 +45,14 @@ export interface MergedSpec {
 export function applyConventions(input: OpenApiDocument, fragments: ConventionFragments): MergedSpec {
   const document = structuredClone(input);
   inlinePathItemRefs(document);
-  const config = resolveVersion(document, resolveConfig(document));
+  let config = resolveVersion(document, resolveConfig(document));
   const names = installComponents(document, fragments, config.validation.status);
   applyDefaultSecurity(document, fragments, names);
-  applyVersionSegment(document, config.versioning.mechanism, config.versioning.version);
+  const inUrl = applyVersionSegment(document, { ...config.versioning, asked: asksForVersionSegment(input[EXTENSION]) });
+  // URLs left without a segment are versioned by the Accept header alone; the resolved configuration says so.
+  if (!inUrl && config.versioning.mechanism !== 'header') {
+    config = { ...config, versioning: { ...config.versioning, mechanism: config.versioning.mechanism === 'both' ? 'header' : 'none' } };
+  }
 
   // Ids the spec declares are taken before any is invented, wherever they stand.
   const operationIds = new Set([...operationsOf(document)].flatMap(({ operation }) => operation.operationId ?? []));
@@ -66,7 +70,7 @@ export function applyConventions(input: OpenApiDocument, fragments: ConventionFr
  * contradicts the URLs is an error, not a silent choice.
  */
 function resolveVersion(document: OpenApiDocument, config: Config): Config {
-  const explicit = (document[EXTENSION] as { versioning?: { version?: number } } | undefined)?.versioning?.version;
+  const explicit = explicitVersion(document);
   const shown = declaredVersion(document);
   if (explicit !== undefined && shown !== undefined && explicit !== shown) {
     throw new SpecforgeError([
@@ -77,6 +81,11 @@ function resolveVersion(document: OpenApiDocument, config: Config): Config {
   }
   const version = shown ?? explicit ?? config.versioning.version;
   return { ...config, versioning: { ...config.versioning, version } };
+}
+
+/** The `versioning.version` the spec sets itself, if it does. */
+function explicitVersion(document: OpenApiDocument): number | undefined {
+  return (document[EXTENSION] as { versioning?: { version?: number } } | undefined)?.versioning?.version;
 }
 
 interface OperationContext {

@@ -17,6 +17,22 @@ export const ACTION_VERBS = new Set([
   'register', 'subscribe', 'unsubscribe', 'verify', 'validate', 'send', 'upload', 'download', 'generate', 'convert',
 ]);
 
+/**
+ * Verbs that are often nouns too (`merge`, `lock`, `transfer`), read as verbs
+ * only in the last segment of a path that addresses an action (path-roles.ts):
+ * there the segment says what to do (`POST /tasks/{task_id}/close`).
+ */
+// prettier-ignore
+export const ACTION_SEGMENT_VERBS = new Set([
+  'close', 'open', 'reopen', 'merge', 'lock', 'unlock', 'archive', 'unarchive', 'publish', 'unpublish', 'transfer',
+  'sync', 'render', 'reject', 'activate', 'deactivate', 'suspend', 'unsuspend', 'resume', 'start', 'stop', 'pause',
+  'submit', 'assign', 'unassign', 'follow', 'unfollow', 'star', 'unstar', 'mute', 'unmute', 'pin', 'unpin', 'restore',
+  'revoke', 'refresh', 'rename', 'move', 'copy', 'import', 'export', 'block', 'unblock', 'accept', 'decline',
+  'dismiss', 'confirm', 'cleanse', 'check', 'run', 'test', 'ping', 'redeliver', 'rerequest', 'replay', 'fork', 'sign',
+  'hide', 'unhide', 'install', 'uninstall', 'deploy', 'trigger', 'complete', 'resolve', 'undo', 'share', 'calculate',
+  'transform', 'lookup', 'autocomplete', 'clone', 'duplicate', 'schedule', 'notify', 'request', 'mark', 'set',
+]);
+
 /** Verbs that also qualify a noun: `download-links`, `add-ons`, `login-attempts` name things. */
 export const NOUN_MODIFIERS = new Set(['download', 'upload', 'add', 'login', 'logout', 'send']);
 

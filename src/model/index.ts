@@ -286,6 +286,7 @@ function describeFields(document: OpenApiDocument, resource: ResourceModel, sour
     readOnly: schema.readOnly === true,
     sortable: sortable.has(name),
     filterable: filterable.has(name),
+    ...(Array.isArray(schema.enum) ? { enum: schema.enum } : {}),
   }));
   const created = findField(fields, CREATED_FIELDS);
   const updated = findField(fields, UPDATED_FIELDS);

@@ -48,7 +48,9 @@ export function nameAll({ resources, operations, hasRoot }: { resources: Resourc
     resource.fileName = files.claim(fileStem(resource.name, 'resource'));
     resource.identifier = bindings.claim(identifierName(resource.name, { case: 'camel', fallback: 'resource' }));
     resource.pascalName = pascalNames.claim(identifierName(resource.name, { case: 'pascal', fallback: 'resource' }));
-    resource.typeName = types.claim(identifierName(singular(resource.type), { case: 'pascal', fallback: 'resource' }));
+    // An item of a collection is one of many (`Book`); a singleton is the one object its path names (`Settings`).
+    const noun = resource.singleton ? resource.type : singular(resource.type);
+    resource.typeName = types.claim(identifierName(noun, { case: 'pascal', fallback: 'resource' }));
   }
   const methods = identifierRegistry();
   for (const operation of operations) {

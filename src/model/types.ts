@@ -101,6 +101,8 @@ export interface FieldModel {
   readOnly: boolean;
   sortable: boolean;
   filterable: boolean;
+  /** An enum's values, in the order the schema declares them: the order it sorts in. */
+  enum?: unknown[];
 }
 
 export interface ResourceModel {

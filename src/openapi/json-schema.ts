@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from './document.js';
 /** How a schema is read: in a request, `readOnly` properties are never required (OpenAPI §4.7.24.1). */
 export type SchemaDirection = 'request' | 'response';
 
-/** OpenAPI-only annotations that a validator has no use for. */
+/** OpenAPI-only annotations that a validator has no use for (`discriminator`: kept where ajv can read it, see below). */
 const DROPPED = new Set(['example', 'xml', 'externalDocs', 'discriminator']);
 
 /** Keywords whose value is a map of schemas, or a list of them, or one schema. */
@@ -50,6 +50,8 @@ function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet
     }
   }
   exclusiveBounds(schema, out);
+  const discriminator = ajvDiscriminator(schema, options);
+  if (discriminator) out.discriminator = discriminator;
   if (options.direction === 'request') dropRequired(out, names);
   return schema.nullable === true ? nullable(out) : out;
 }
@@ -72,6 +74,29 @@ function readOnlyNames(schema: JsonObject, options: ConvertOptions, seen: Set<un
     if (isObject(branch)) for (const name of readOnlyNames(branch, options, seen)) names.add(name);
   }
   return names;
+}
+
+/**
+ * A `discriminator` in the form ajv's `discriminator` option reads, where it
+ * can: ajv then checks only the branch the tag names, and reports that
+ * branch's problems rather than every branch's. ajv needs the tag required
+ * (here or in every branch) and each branch (or the schema its `$ref` names)
+ * to give the tag's values as an inline `const` or `enum`, and takes no
+ * `mapping` (the branches' values say the same). Anything else is left out,
+ * and the `oneOf` is checked as JSON Schema says.
+ */
+function ajvDiscriminator(schema: JsonObject, options: ConvertOptions): JsonObject | undefined {
+  const discriminator = schema.discriminator;
+  const tag = isObject(discriminator) ? discriminator.propertyName : undefined;
+  if (typeof tag !== 'string' || !Array.isArray(schema.oneOf) || schema.oneOf.length === 0) return undefined;
+  const branches = schema.oneOf.map((branch) => (isObject(branch) && typeof branch.$ref === 'string' ? options.resolve?.(branch.$ref) : branch));
+  const required = (value: JsonObject) => Array.isArray(value.required) && value.required.includes(tag);
+  const tells = (branch: unknown) => {
+    const property = isObject(branch) && isObject(branch.properties) ? branch.properties[tag] : undefined;
+    return isObject(property) && (typeof property.const === 'string' || (Array.isArray(property.enum) && property.enum.length > 0));
+  };
+  if (!branches.every(tells)) return undefined;
+  return required(schema) || branches.every((branch) => required(branch as JsonObject)) ? { propertyName: tag } : undefined;
 }
 
 /** 3.0: `exclusiveMinimum: true` qualifies `minimum`; 2020-12 gives the bound itself. */

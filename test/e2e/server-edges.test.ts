@@ -136,3 +136,13 @@ describe('list filters', () => {
     expect(await ids('state=active')).toEqual([]);
   });
 });
+
+describe('sorting', () => {
+  test('an enum sorts in the order it declares its values, not alphabetically', async () => {
+    for (const priority of ['high', 'low', 'medium']) await call('POST', '/owners', { body: { name: `sort-${priority}`, priority } });
+    const priorities = async (sort: string) =>
+      (await call('GET', `/owners?search=sort-&sort=${sort}`)).body.data.map((owner: { priority: string }) => owner.priority);
+    expect(await priorities('priority')).toEqual(['low', 'medium', 'high']);
+    expect(await priorities('-priority')).toEqual(['high', 'medium', 'low']);
+  });
+});

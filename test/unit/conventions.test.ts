@@ -662,18 +662,38 @@ describe('versioning', () => {
   test.each([
     { name: 'server with /api', servers: [{ url: 'http://h/api' }], want: ['http://h/api/v1'], version: 1 },
     { name: 'trailing slash', servers: [{ url: 'http://h/api/' }], want: ['http://h/api/v1'], version: 1 },
-    { name: 'host only', servers: [{ url: 'https://h' }], want: ['https://h/v1'], version: 1 },
     { name: 'relative', servers: [{ url: '/api' }], want: ['/api/v1'], version: 1 },
-    { name: 'every server', servers: [{ url: 'http://a/api' }, { url: 'http://b' }], want: ['http://a/api/v1', 'http://b/v1'], version: 1 },
     { name: 'already /v2', servers: [{ url: 'http://h/api/v2' }], want: ['http://h/api/v2'], version: 2 },
-    { name: 'no servers', servers: undefined, want: ['/v1'], version: 1 },
+    // No /api and no version: URLs the API's clients already call (GitHub's https://api.github.com), left as they are.
+    { name: 'host only', servers: [{ url: 'https://h' }], want: ['https://h'], version: 1 },
+    { name: 'not every server under /api', servers: [{ url: 'http://a/api' }, { url: 'http://b' }], want: ['http://a/api', 'http://b'], version: 1 },
+    { name: 'no servers', servers: undefined, want: undefined, version: 1 },
   ])('$name → $want', ({ servers, want, version }) => {
     const input = spec();
     if (servers) input.servers = servers;
     else delete input.servers;
     const { document, config } = merge(input);
-    expect(document.servers!.map((server) => server.url)).toEqual(want);
+    expect(document.servers?.map((server) => server.url)).toEqual(want);
     expect(config.versioning.version).toBe(version);
+  });
+
+  test("a published API's URLs are not moved under its info.version's major; the Accept header's version is still that major", () => {
+    const { document, config } = merge(spec({ info: { title: 'GitHub', version: '23.0.2' }, servers: [{ url: 'https://api.github.com' }] }));
+    expect(document.servers).toEqual([{ url: 'https://api.github.com' }]);
+    expect(Object.keys(document.paths!).every((path) => !path.startsWith('/v'))).toBe(true);
+    expect(config.versioning).toEqual({ mechanism: 'header', version: 23 });
+    // The resolved configuration says so, and merging the merged spec changes nothing.
+    expect(merge(document).document).toEqual(document);
+  });
+
+  test.each([
+    { servers: [{ url: 'https://h' }], want: ['https://h/v2'] },
+    { servers: undefined, want: ['/v2'] },
+  ])('an explicit versioning.version adds the segment wherever the URLs are ($want)', ({ servers, want }) => {
+    const input = spec({ 'x-specforge': { versioning: { version: 2 } } });
+    if (servers) input.servers = servers;
+    else delete input.servers;
+    expect(merge(input).document.servers?.map((server) => server.url)).toEqual(want);
   });
 
   test('the segment number comes from info.version', () => {

@@ -76,6 +76,28 @@ describe('LINT_PATH_VERB', () => {
   test.each(['/settings', '/check-runs', '/posts', '/imports', '/downloads', '/updates', '/listings'])('%s (a noun) is not', (path) => {
     expect(pointers(doc({ [path]: { get: list('x') } }), 'LINT_PATH_VERB')).toEqual([]);
   });
+
+  const action = (path: string) => ({
+    ...collection('tasks'),
+    [path]: { ...(path.includes('{id}') ? { parameters: [pathParam('id')] } : {}), post: { operationId: 'act', responses: ok(ITEM) } },
+  });
+
+  test.each(['/tasks/{id}/close', '/tasks/{id}/merge', '/tasks/{id}/lock', '/tasks/{id}/archive', '/tasks/cleanse'])(
+    'the action %s is named, with the way the conventions write it',
+    (path) => {
+      const [finding] = lintSpec(doc(action(path)), fragments).filter((d) => d.code === 'LINT_PATH_VERB');
+      const segment = path.split('/').at(-1)!;
+      const owner = path.slice(0, path.lastIndexOf('/'));
+      expect(finding?.pointer).toBe(`#/paths/${path.replace(/\//g, '~1')}`);
+      expect(finding?.message).toContain(`"${segment}" is an action on ${owner}`);
+      expect(finding?.message).toContain(owner.endsWith('}') ? `PATCH ${owner}` : 'POST a resource named by a noun');
+    },
+  );
+
+  test('an action whose segment is a noun is not flagged (RPC-style POST /markdown), nor is a merge that is a collection', () => {
+    expect(pointers(doc(action('/markdown')), 'LINT_PATH_VERB')).toEqual([]);
+    expect(pointers(doc({ ...collection('tasks'), '/tasks/{id}/merges': { parameters: [pathParam('id')], get: list('x') } }), 'LINT_PATH_VERB')).toEqual([]);
+  });
 });
 
 describe('LINT_COLLECTION_SINGULAR', () => {

@@ -146,6 +146,9 @@ describe('model: API', () => {
     });
     const api = model(shared);
     expect(resource(api, 'settings').singleton).toBe(true);
+    // A singleton is one object: its type keeps the path's noun, plural or not.
+    expect(resource(api, 'settings').typeName).toBe('Settings');
+    expect(resource(api, 'orgs/configs/defaults').typeName).toBe('Default');
     expect(resource(api, 'orgs/configs/defaults')).toMatchObject({ singleton: false, operations: ['listDefaults', 'setDefault'] });
   });
 
@@ -355,7 +358,7 @@ describe('model: resources', () => {
     expect(resource(api, 'books').fields).toEqual([
       { name: 'id', type: 'string', required: true, readOnly: false, sortable: true, filterable: false },
       { name: 'title', type: 'string', required: true, readOnly: false, sortable: true, filterable: true },
-      { name: 'status', type: 'string', required: false, readOnly: false, sortable: true, filterable: true },
+      { name: 'status', type: 'string', required: false, readOnly: false, sortable: true, filterable: true, enum: ['draft', 'published'] },
       { name: 'pages', type: 'integer', required: false, readOnly: false, sortable: true, filterable: true },
       { name: 'tags', type: 'array', required: false, readOnly: false, sortable: false, filterable: false },
       { name: 'created_at', type: 'string', required: false, readOnly: false, sortable: true, filterable: false },

@@ -1,12 +1,12 @@
 /** The request validators the service is generated with, compiled by ajv and run as the service runs them. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import type { OpenApiDocument } from '../../src/openapi/document.js';
+import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.js';
 import { compileValidators, validatorInputs, type ValidatorSources } from '../../src/render/targets/server/validators.js';
-import type { Validator } from '../../src/runtime/server/generated/conventions/validation.js';
+import { problemsOf, type Validator } from '../../src/runtime/server/generated/conventions/validation.js';
+import { ROOT } from '../helpers.js';
 import { mergedModel } from '../model.js';
 
 const NOTE = {
@@ -36,15 +36,20 @@ const SPEC: OpenApiDocument = {
   components: { schemas: { Note: NOTE } },
 };
 
-const scratch = mkdtempSync(join(tmpdir(), 'specforge-validators-'));
+// Inside the repository (its git-ignored tmp/), where the compiled code finds ajv's runtime helpers.
+mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+const scratch = mkdtempSync(join(ROOT, 'tmp/validators-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+let compilations = 0;
+
 /** The compiled modules, as JavaScript, imported. */
-async function compiled(): Promise<Record<keyof ValidatorSources, Record<string, Validator>>> {
-  const { document, model } = mergedModel(SPEC);
+async function compiled(spec: OpenApiDocument): Promise<Record<keyof ValidatorSources, Record<string, Validator>>> {
+  const { document, model } = mergedModel(spec);
   const sources = compileValidators(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
+  const run = compilations++;
   const load = async (name: keyof ValidatorSources) => {
-    const file = join(scratch, `${name}.mjs`);
+    const file = join(scratch, `${name}-${run}.mjs`);
     writeFileSync(file, ts.transpileModule(sources[name], { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
     return (await import(pathToFileURL(file).href)) as Record<string, Validator>;
   };
@@ -54,7 +59,7 @@ async function compiled(): Promise<Record<keyof ValidatorSources, Record<string,
 describe('request bodies and schema defaults', () => {
   let modules: Awaited<ReturnType<typeof compiled>>;
   beforeAll(async () => {
-    modules = await compiled();
+    modules = await compiled(SPEC);
   });
 
   test('a create and a replace get the defaults of the fields they leave out', () => {
@@ -74,5 +79,68 @@ describe('request bodies and schema defaults', () => {
 
   test('a PATCH body is still validated', () => {
     expect(modules.patches.updateNote!({ status: 'gone' })).toBe(false);
+  });
+});
+
+const pets = (pet: SchemaObject, components: Record<string, SchemaObject>): OpenApiDocument => ({
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1.0.0' },
+  paths: {
+    '/owners': {
+      post: {
+        operationId: 'createOwner',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, pet } } } },
+        },
+        responses: { '201': { description: 'ok' } },
+      },
+    },
+  },
+  components: { schemas: components },
+});
+const tagged = (kind: string, field: string) => ({
+  type: 'object',
+  required: ['kind', field],
+  properties: { kind: { type: 'string', enum: [kind] }, [field]: { type: 'string', maxLength: 10 } },
+});
+const PETS = { Dog: tagged('dog', 'bark'), Cat: tagged('cat', 'meow') };
+const branches = [{ $ref: '#/components/schemas/Dog' }, { $ref: '#/components/schemas/Cat' }];
+
+describe('oneOf problems', () => {
+  test('with a discriminator, only the branch the tag names is checked, and its problems told', async () => {
+    const { bodies } = await compiled(pets({ oneOf: branches, discriminator: { propertyName: 'kind' } }, PETS));
+    const problems = (pet: object) => problemsOf(bodies.createOwner!, { name: 'Ann', pet }, 'body');
+    expect(problems({ kind: 'dog', bark: 'x'.repeat(11) })).toEqual([
+      { field: 'body.pet.bark', code: 'OUT_OF_RANGE', message: 'must NOT have more than 10 characters' },
+    ]);
+    expect(problems({ kind: 'cow' })).toEqual([{ field: 'body.pet.kind', code: 'INVALID_VALUE', message: 'must name one of the schemas of oneOf' }]);
+    expect(problems({ bark: 'woof' })).toEqual([{ field: 'body.pet.kind', code: 'REQUIRED', message: "must have required property 'kind'" }]);
+    expect(problems({ kind: 'cat', meow: 'purr' })).toEqual([]);
+  });
+
+  test('a discriminator ajv cannot read (a branch without const or enum for the tag) is left to JSON Schema', async () => {
+    const loose = { ...PETS, Cat: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } } };
+    const { bodies } = await compiled(pets({ oneOf: branches, discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/Cat' } } }, loose));
+    expect(problemsOf(bodies.createOwner!, { name: 'Ann', pet: { kind: 5 } }, 'body')).toEqual([
+      { field: 'body.pet', code: 'INVALID_VALUE', message: 'must match exactly one of Dog, Cat' },
+    ]);
+    // Matching both branches is a failure too; then no branch has a problem to name.
+    expect(problemsOf(bodies.createOwner!, { name: 'Ann', pet: { kind: 'dog', bark: 'woof' } }, 'body')).toEqual([
+      { field: 'body.pet', code: 'INVALID_VALUE', message: 'must match exactly one schema in oneOf' },
+    ]);
+  });
+
+  test('a problem of a keyword beside the oneOf (type) is told as it is', async () => {
+    const { bodies } = await compiled(pets({ type: 'object', oneOf: branches }, PETS));
+    expect(problemsOf(bodies.createOwner!, { name: 'Ann', pet: 'rex' }, 'body')).toEqual([{ field: 'body.pet', code: 'INVALID_TYPE', message: 'must be object' }]);
+  });
+
+  test("without one, the failure is told once at the oneOf's field, naming its branches, with no branch's problems", async () => {
+    const { bodies } = await compiled(pets({ oneOf: branches }, PETS));
+    expect(problemsOf(bodies.createOwner!, { pet: { kind: 'cow' } }, 'body')).toEqual([
+      { field: 'body.name', code: 'REQUIRED', message: "must have required property 'name'" },
+      { field: 'body.pet', code: 'INVALID_VALUE', message: 'must match exactly one of Dog, Cat' },
+    ]);
   });
 });

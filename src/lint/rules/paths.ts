@@ -5,8 +5,9 @@
  */
 import { classifyOperation, pathShape } from '../../openapi/classify.js';
 import { words } from '../../openapi/names.js';
+import { isParameterSegment, pathRolesOf, resourcePathOf } from '../../openapi/path-roles.js';
 import type { Finding, LintContext, LintRule } from '../rule.js';
-import { ACTION_VERBS, headNoun, isPlural, NOUN_MODIFIERS } from '../words.js';
+import { ACTION_SEGMENT_VERBS, ACTION_VERBS, headNoun, isPlural, NOUN_MODIFIERS } from '../words.js';
 
 // `v2`, `v1.0`, `version3`: a segment meant as a version. A bare `version` is a resource (`GET /version`).
 const VERSION_LIKE = /^(v\d.*|version\d+)$/i;
@@ -27,10 +28,40 @@ export const pathVerb: LintRule = {
   severity: 'warning',
   check: (context) =>
     pathsOf(context).flatMap((path) => {
+      const action = actionSegmentOf(context, path);
+      if (action) return [{ at: at(path), path, message: actionMessage(context, path, action) }];
       const verb = [...staticSegments(path), ...customMethods(path)].find(isAction);
       return verb ? [{ at: at(path), path, message: `"${verb}" is an action: paths name resources (nouns), the method says what to do` }] : [];
     }),
 };
+
+/**
+ * The verb that ends a path addressing an action (path-roles.ts: neither a
+ * collection, an item nor a singleton), as `close` in `/tasks/{task_id}/close`;
+ * undefined where that segment is a noun (`POST /markdown`).
+ */
+function actionSegmentOf(context: LintContext, path: string): string | undefined {
+  if (pathRolesOf(context.document).get(path) !== 'action') return undefined;
+  const last = path.split('/').at(-1) ?? '';
+  if (last === '' || isParameterSegment(last)) return undefined;
+  const [first = ''] = words(last);
+  const verb = ACTION_VERBS.has(first) || ACTION_SEGMENT_VERBS.has(first);
+  return verb && !isPlural(headNoun(last), context.plurals) ? last : undefined;
+}
+
+/**
+ * The conventions have no action paths (§4 rule 1: nouns, never verbs): an
+ * action is written as a change of the resource it acts on, or as a resource
+ * of its own that a POST creates, named by a noun.
+ */
+function actionMessage(context: LintContext, path: string, segment: string): string {
+  const owner = resourcePathOf(context.document, path);
+  const onItem = owner !== undefined && pathRolesOf(context.document).get(owner) !== 'collection';
+  const instead = onItem
+    ? `change the resource (PATCH ${owner}, a state field) or POST a resource named by a noun below it (a record of the action)`
+    : 'POST a resource named by a noun (the action\'s record or result)';
+  return `"${segment}" is an action on ${owner ?? 'the API'}: paths name resources (nouns), the method says what to do; ${instead}. The generated service answers it 501 until its handler is written`;
+}
 
 /** `getUsers`, `delete-user`, `cancel`; not `download-links` or `add-ons`, where the verb qualifies a plural noun. */
 function isAction(segment: string): boolean {

@@ -116,7 +116,7 @@ export function itemTypeName(resource: ResourceModel, operations: OperationModel
 }
 
 function itemAlias(resource: ResourceModel, operations: OperationModel[]): Alias & { doc: string } | undefined {
-  const doc = `A ${resource.typeName}, as the \`data\` of a response carries it.`;
+  const doc = `${resource.singleton ? 'The' : 'A'} ${resource.typeName}, as the \`data\` of a response carries it.`;
   const withData = (kind: OperationModel['kind']) => operations.find((operation) => operation.kind === kind && operation.success.contentType);
   const single = withData('read') ?? withData('create') ?? withData('replace');
   if (single) return { name: resource.typeName, type: `${single.typeName}Data`, doc };

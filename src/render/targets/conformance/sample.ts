@@ -163,7 +163,8 @@ export function valuesOf(document: OpenApiDocument, schema: unknown, name: strin
   const property = resolved && propertiesOf(document, resolved)[name];
   if (!property || property.readOnly === true) return undefined;
   if (Array.isArray(property.enum)) {
-    const values = [...property.enum].filter((value) => typeof value === 'string' || typeof value === 'number').sort() as Json[];
+    // In declared order: an enum sorts in that order.
+    const values = property.enum.filter((value) => typeof value === 'string' || typeof value === 'number') as Json[];
     return values.length >= count ? values.slice(0, count) : undefined;
   }
   const indices = Array.from({ length: count }, (_, index) => index);

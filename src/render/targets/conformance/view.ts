@@ -341,7 +341,11 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   if (query.has('sort')) {
     for (const field of resource.fields.filter((candidate) => candidate.sortable)) {
       const values = createSchema === undefined ? undefined : valuesOf(document, createSchema, field.name, 3);
-      if (values || field.name === resource.createdField) tests.push(test(operation, `→ sorts by ${field.name} ascending and descending`, 'sorts', { field: field.name, values: values ?? null }));
+      if (values || field.name === resource.createdField) {
+        // An enum sorts in the order it declares its values, as the default store does.
+        const declared = field.enum ? { enum: field.enum } : {};
+        tests.push(test(operation, `→ sorts by ${field.name} ascending and descending`, 'sorts', { field: field.name, values: values ?? null, ...declared }));
+      }
     }
   }
   // Without known fields (a free-form object) there is nothing to select.

@@ -95,6 +95,7 @@ function newAjv({ coerce, defaults, dialect }: { coerce: boolean; defaults: bool
     strict: false, // specs carry keywords of their own (x-…, OpenAPI annotations)
     logger: false,
     useDefaults: defaults,
+    discriminator: true, // a `oneOf` with a discriminator checks only the branch its tag names (json-schema.ts)
     ...(coerce ? { coerceTypes: 'array' as const } : {}),
   });
   addFormats.default(ajv);

@@ -87,6 +87,8 @@ export interface CollectionView {
   pathFields: string[];
   createdField?: string;
   updatedField?: string;
+  /** Sortable enum fields: their values in declared order, the order they sort in. */
+  sortOrders?: Record<string, unknown[]>;
   seed?: string;
 }
 
@@ -418,9 +420,15 @@ function collectionView(input: CollectionInput): CollectionView {
     pathFields: parentParams.filter((param) => resource.fields.some((field) => field.name === param)),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
+    ...sortOrdersOf(resource),
     ...(seed ? { seed: JSON.stringify(seed) } : {}),
     ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
   };
+}
+
+function sortOrdersOf(resource: ResourceModel): { sortOrders?: Record<string, unknown[]> } {
+  const enums = resource.fields.filter((field) => field.sortable && field.enum !== undefined);
+  return enums.length > 0 ? { sortOrders: Object.fromEntries(enums.map((field) => [field.name, field.enum!])) } : {};
 }
 
 /** The type of the item path's id parameter: what ids the store makes where the item shows no `id` field. */

@@ -638,18 +638,27 @@ export const walksOffsetPages: Check = {
   },
 };
 
-function compare(a: Json | undefined, b: Json | undefined): number {
+/** Numbers by value, an enum's values by their place in it, other values as text. */
+function compare(a: Json | undefined, b: Json | undefined, declared: Json[] = []): number {
+  const [left, right] = [declared.indexOf(a ?? null), declared.indexOf(b ?? null)];
+  if (left >= 0 && right >= 0) return left - right;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+interface Ordering {
+  field: string;
+  direction: 1 | -1;
+  how: string;
+  /** An enum's values, in the order it declares them. */
+  declared?: Json[] | undefined;
 }
 
 /** The created items' values, in the order the list gave them, are in order. */
 function expectOrder(
   listed: JsonObject[],
   created: Item[],
-  field: string,
-  direction: 1 | -1,
-  how: string,
+  { field, direction, how, declared }: Ordering,
 ): void {
   const ours = new Set(created.map((item) => item.id));
   const values = listed
@@ -658,41 +667,33 @@ function expectOrder(
   if (values.length !== created.length)
     fail(`${how}: the list shows ${values.length} of the ${created.length} items created.`);
   for (let index = 1; index < values.length; index++) {
-    if (compare(values[index - 1], values[index]) * direction > 0)
+    if (compare(values[index - 1], values[index], declared) * direction > 0)
       fail(
         `${how}: ${JSON.stringify(values)} is not in ${direction > 0 ? 'ascending' : 'descending'} order.`,
       );
   }
 }
 
-export const sorts: Check<{ field: string; values: Json[] | null }> = {
+export const sorts: Check<{ field: string; values: Json[] | null; enum?: Json[] }> = {
   skip: needsCreate,
-  async run(suite, plan, { field, values }) {
+  async run(suite, plan, { field, values, enum: declared }) {
     // Created out of order, so the order of creation is not the sorted one.
     const overrides = values ? [1, 0, 2].map((index) => ({ [field]: values[index]! })) : [];
     const { path, items } = await populated(suite, plan, 3, overrides);
-    expectOrder(
-      await listAll(suite, plan, path, { sort: field }, items),
-      items,
-      field,
-      1,
-      `sort=${field}`,
-    );
-    expectOrder(
-      await listAll(suite, plan, path, { sort: `-${field}` }, items),
-      items,
-      field,
-      -1,
-      `sort=-${field}`,
-    );
-    if (plan.query.includes('order'))
-      expectOrder(
-        await listAll(suite, plan, path, { sort: field, order: 'desc' }, items),
-        items,
-        field,
-        -1,
-        `sort=${field}&order=desc`,
-      );
+    const walks: { query: Record<string, string>; direction: 1 | -1 }[] = [
+      { query: { sort: field }, direction: 1 },
+      { query: { sort: `-${field}` }, direction: -1 },
+      ...(plan.query.includes('order')
+        ? [{ query: { sort: field, order: 'desc' }, direction: -1 as const }]
+        : []),
+    ];
+    for (const { query, direction } of walks) {
+      const how = Object.entries(query)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('&');
+      const listed = await listAll(suite, plan, path, query, items);
+      expectOrder(listed, items, { field, direction, how, declared });
+    }
   },
 };
 

@@ -12,6 +12,7 @@ const pets = new MemoryCollection<PetsTypes.Pet>({
   idParam: 'pet_id',
   ids: 'integer',
   createdField: 'created_at',
+  sortOrders: { status: ['available', 'pending', 'sold'] },
 });
 
 export const store = {

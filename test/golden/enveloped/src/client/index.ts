@@ -41,7 +41,7 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({ version: 1, ...options, apiKeyHeader: 'X-API-Key' });
   return {
     listNotes: transport.list({ method: 'GET', path: '/notes', paging: 'cursor' }),
     getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),

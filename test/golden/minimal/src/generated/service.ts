@@ -5,8 +5,8 @@
 export const SERVICE = {
   title: 'Minimal Notes API',
   /** Every route is served under it: the servers' path and the version segment. */
-  basePath: '/v1',
-  versioning: { version: 1, url: true, header: true },
+  basePath: '',
+  versioning: { version: 1, url: false, header: true },
   /** The headers API keys arrive in. */
   apiKeyHeaders: ['X-API-Key'],
   rateLimit: { limit: 100, windowSeconds: 60 },

@@ -26,7 +26,6 @@ describe('the whole API', () => {
     'listNotes',
   );
   suite.check('version 1 answers', checks.currentVersion, 'listNotes');
-  suite.check('/v2 → 404 or 406 in the error envelope', checks.unknownUrlVersion, 'listNotes');
   suite.check(
     'Accept: application/vnd.api+json;version=99 → 406 NOT_ACCEPTABLE',
     checks.unknownHeaderVersion,

@@ -36,7 +36,7 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({ version: 2, ...options, apiKeyHeader: 'X-API-Key' });
   return {
     getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),
   };

@@ -5,8 +5,8 @@
 export const SERVICE = {
   title: 'Notes API (3.1)',
   /** Every route is served under it: the servers' path and the version segment. */
-  basePath: '/v2',
-  versioning: { version: 2, url: true, header: true },
+  basePath: '',
+  versioning: { version: 2, url: false, header: true },
   /** The headers API keys arrive in. */
   apiKeyHeaders: ['X-API-Key'],
   rateLimit: { limit: 100, windowSeconds: 60 },

@@ -49,6 +49,7 @@ describe('GET /pets (listPets)', () => {
   suite.check('GET /pets → sorts by status ascending and descending', checks.sorts, 'listPets', {
     field: 'status',
     values: ['available', 'pending', 'sold'],
+    enum: ['available', 'pending', 'sold'],
   });
   suite.check(
     'GET /pets → sorts by created_at ascending and descending',

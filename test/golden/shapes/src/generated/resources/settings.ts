@@ -5,8 +5,8 @@
 // `operations[…]` by hand.
 import type { operations } from '../types.js';
 
-/** A Setting, as the `data` of a response carries it. */
-export type Setting = GetSettingsData;
+/** The Settings, as the `data` of a response carries it. */
+export type Settings = GetSettingsData;
 
 // GET /settings
 export type GetSettingsQuery = NonNullable<operations['getSettings']['parameters']['query']>;

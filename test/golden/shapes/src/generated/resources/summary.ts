@@ -5,7 +5,7 @@
 // `operations[…]` by hand.
 import type { operations } from '../types.js';
 
-/** A Summary, as the `data` of a response carries it. */
+/** The Summary, as the `data` of a response carries it. */
 export type Summary = GetTaskSummaryData;
 
 // GET /tasks/{task_id}/summary

@@ -216,7 +216,7 @@ describe('PATCH /settings (updateSettings)', () => {
     'PATCH /settings → 200, changes theme and nothing else',
     checks.updatesSingletonOnlyWhatItNames,
     'updateSettings',
-    { theme: 'dark' },
+    { theme: 'light' },
   );
   suite.check(
     'PATCH /settings → 422 VALIDATION_ERROR (body.theme INVALID_TYPE) for theme of the wrong type',

@@ -16,6 +16,7 @@ const authors = new MemoryCollection<AuthorsTypes.Author>({
   ids: 'uuid',
   createdField: 'created_at',
   updatedField: 'updated_at',
+  sortOrders: { country: ['GB', 'IE', 'US', 'CA', 'FR', 'DE', 'NG', 'JP'] },
 });
 
 const reviews = new MemoryCollection<ReviewsTypes.Review>({
@@ -45,6 +46,7 @@ const books = new MemoryCollection<BooksTypes.Book>({
   pathFields: ['author_id'],
   createdField: 'created_at',
   updatedField: 'updated_at',
+  sortOrders: { genre: ['fiction', 'poetry', 'history', 'science'] },
 });
 
 export const store = {

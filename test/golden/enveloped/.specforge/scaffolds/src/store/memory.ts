@@ -35,6 +35,8 @@ export interface CollectionOptions {
   pathFields?: string[];
   createdField?: string;
   updatedField?: string;
+  /** Fields that sort in the order their enum declares (`low`, `medium`, `high`), not alphabetically. */
+  sortOrders?: Record<string, readonly unknown[]>;
   /** Items the collection starts with. */
   seed?: Row[];
   /**
@@ -84,10 +86,11 @@ export class MemoryCollection<Item> {
     const matching = [...this.rows.values()].filter(
       (stored) => inScope(stored) && this.matches(stored.row, list),
     );
-    const sorted = matching.sort((a, b) => compareStored(a, b, list.sort));
+    const sort = list.sort.map((key) => ({ ...key, order: this.options.sortOrders?.[key.field] }));
+    const sorted = matching.sort((a, b) => compareStored(a, b, sort));
     const start =
       list.offset ??
-      (list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, list.sort));
+      (list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, sort));
     const page = sorted.slice(start, start + list.limit);
     const last = page.at(-1);
     const more = start + page.length < sorted.length;
@@ -294,7 +297,10 @@ function positionOf(stored: Stored, sort: SortKey[]): PositionOf {
   };
 }
 
-function afterPosition(sorted: Stored[], position: PositionOf, sort: SortKey[]): number {
+/** A sort key with the declared order of its field's values, where it has one. */
+type RankedKey = SortKey & { order?: readonly unknown[] | undefined };
+
+function afterPosition(sorted: Stored[], position: PositionOf, sort: RankedKey[]): number {
   // The cursor is signed, but a leaked secret or another version of this store may have signed it: check what it holds.
   const valid =
     typeof position === 'object' &&
@@ -307,27 +313,30 @@ function afterPosition(sorted: Stored[], position: PositionOf, sort: SortKey[]):
   return index < 0 ? sorted.length : index;
 }
 
-function compareStored(a: Stored, b: Stored, sort: SortKey[]): number {
+function compareStored(a: Stored, b: Stored, sort: RankedKey[]): number {
   for (const key of sort) {
-    const order = compareValues(a.row[key.field], b.row[key.field], key.descending);
+    const order = compareValues(a.row[key.field], b.row[key.field], key);
     if (order !== 0) return order;
   }
   return a.seq - b.seq;
 }
 
 /** Where an item falls relative to a page's end: > 0 when after it. */
-function compareToPosition(stored: Stored, position: PositionOf, sort: SortKey[]): number {
+function compareToPosition(stored: Stored, position: PositionOf, sort: RankedKey[]): number {
   for (const [index, key] of sort.entries()) {
-    const order = compareValues(stored.row[key.field], position.values[index], key.descending);
+    const order = compareValues(stored.row[key.field], position.values[index], key);
     if (order !== 0) return order;
   }
   return stored.seq - position.seq;
 }
 
-/** Numbers by value, everything else as text; missing values (undefined or null alike) last in either direction. */
-function compareValues(a: unknown, b: unknown, descending: boolean): number {
-  const left = a ?? null;
-  const right = b ?? null;
+/**
+ * An enum's values by their place in the enum, numbers by value, everything
+ * else as text; missing values (undefined or null alike) last in either direction.
+ */
+function compareValues(a: unknown, b: unknown, { descending, order: declared }: RankedKey): number {
+  const left = rankOf(a ?? null, declared);
+  const right = rankOf(b ?? null, declared);
   if (left === right) return 0;
   if (left === null) return 1;
   if (right === null) return -1;
@@ -340,6 +349,11 @@ function compareValues(a: unknown, b: unknown, descending: boolean): number {
           ? 1
           : 0;
   return descending ? -order : order;
+}
+
+function rankOf(value: unknown, declared: readonly unknown[] | undefined): unknown {
+  const rank = value === null ? -1 : (declared?.indexOf(value) ?? -1);
+  return rank < 0 ? value : rank;
 }
 
 export type { ListRequest };

@@ -33,7 +33,7 @@ const fields = new MemoryCollection<FieldsTypes.Field>({
   scope: ['collection'],
 });
 
-const settings = new MemorySingleton<SettingsTypes.Setting>({
+const settings = new MemorySingleton<SettingsTypes.Settings>({
   initial: { theme: 'light', page_size: 1 },
 });
 
