@@ -243,6 +243,26 @@ export function resourceFields(
   return [...propertiesOf(document, typed).filter(({ name }) => name === 'id'), ...propertiesOf(document, typed.properties!.attributes)];
 }
 
+/** The names an object schema requires, its `allOf` parts' included. */
+export function requiredNamesOf(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): string[] {
+  const resolved = schema && deref<SchemaObject>(document, schema);
+  if (!isObject(resolved)) return [];
+  const inherited = (resolved.allOf ?? []).flatMap((part) => requiredNamesOf(document, part));
+  return [...new Set([...inherited, ...(resolved.required ?? [])])];
+}
+
+/**
+ * The fields every answer of an item carries, whatever `fields` names: what
+ * its schema requires (a typed resource's attributes'), so that a sparse
+ * answer stays valid against the one response schema. `id` aside: it is
+ * always kept.
+ */
+export function requiredResourceFields(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): string[] {
+  if (!schema) return [];
+  const own = isTypedResource(document, schema) ? deref<SchemaObject>(document, schema)!.properties!.attributes : schema;
+  return requiredNamesOf(document, own).filter((name) => name !== 'id');
+}
+
 function idFirst(fields: Field[]): Field[] {
   return [...fields.filter(({ name }) => name === 'id'), ...fields.filter(({ name }) => name !== 'id')];
 }

@@ -5,11 +5,11 @@
  * that `tsc` must reject.
  */
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EXAMPLES, scratchDir } from '../helpers.js';
+import { EXAMPLES, FIXTURES, scratchDir } from '../helpers.js';
 import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client is imported from a generated project at run time */
@@ -60,6 +60,21 @@ describe('operations', () => {
     expect(answer.requestId).toBe('client-test-1');
     expect(answer.envelope.meta.timestamp).toMatch(/Z$/);
     expect(answer.rateLimit).toEqual({ limit: 10000, remaining: expect.any(Number), reset: expect.any(Number) });
+  });
+
+  test('fields as an array travels comma-separated; the answer keeps the required fields and id', async () => {
+    const urls: string[] = [];
+    const api = connect({ fetch: (url: string, init: RequestInit) => (urls.push(url), fetch(url, init)) });
+    const created = await api.createAuthor({ body: { ...author, bio: 'Nigerian novelist.' } });
+    const sparse = await api.getAuthor({ author_id: created.id, query: { fields: ['name', 'country'] } });
+    expect(urls.at(-1)).toMatch(/\?fields=name%2Ccountry$/);
+    // bio, optional, left out; created_at and updated_at kept: the author's response schema requires them.
+    const { bio, ...required } = created.attributes;
+    expect(bio).toBe('Nigerian novelist.');
+    expect(sparse).toEqual({ id: created.id, type: 'authors', attributes: required });
+    const trimmed = await api.listAuthors({ query: { fields: 'country', limit: 100 } });
+    const listed = trimmed.find((item: { id: string }) => item.id === created.id);
+    expect(Object.keys(listed.attributes).sort()).toEqual(['country', 'created_at', 'name', 'updated_at']);
   });
 
   test('a token may be a function, asked for each request', async () => {
@@ -185,6 +200,15 @@ describe('types', () => {
     ];
     writeFileSync(join(project, 'src/client-types.ts'), `${lines.join('\n')}\n`);
     expect(await compile(project, { emit: false })).toBe('');
+  });
+
+  test('a call with fields as an array answers only those, the required fields and id, in its type', async () => {
+    copyFileSync(join(FIXTURES, 'client/sparse-fields.ts'), join(project, 'src/sparse-fields.ts'));
+    try {
+      expect(await compile(project, { emit: false })).toBe('');
+    } finally {
+      rmSync(join(project, 'src/sparse-fields.ts'));
+    }
   });
 
   test.each(cases)('without @ts-expect-error, %s does not compile', async (_name, code) => {

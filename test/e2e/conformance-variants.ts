@@ -79,7 +79,13 @@ export const VARIANTS: Variant[] = [
   {
     name: 'fields-ignored',
     breaks: 'sparse fieldsets: fields is accepted but every field is returned',
-    patches: [patch(OPERATION, 'sparse(item, fields, route.shape)', 'sparse(item, [], route.shape)')],
+    patches: [patch(OPERATION, 'sparse(item, fieldset, route.shape)', 'sparse(item, { ...fieldset, named: [] }, route.shape)')],
+    fails: /returns only the fields named in fields/,
+  },
+  {
+    name: 'fields-drops-required',
+    breaks: 'sparse fieldsets: a fields answer leaves out fields the response schema requires',
+    patches: [patch(OPERATION, 'required: route.requiredFields ?? []', 'required: []')],
     fails: /returns only the fields named in fields/,
   },
 

@@ -6,6 +6,7 @@ import {
   pathParams,
   pathShape,
   propertiesOf,
+  requiredResourceFields,
   resourceFields,
   scalarTypeOf,
   type OperationKind,
@@ -169,6 +170,18 @@ describe('fields', () => {
 
   test('resourceFields of nothing is empty', () => {
     expect(resourceFields(doc(), undefined)).toEqual([]);
+  });
+
+  test('requiredResourceFields: what a sparse answer keeps besides id — a flat item\'s required names, its allOf parts\' too', () => {
+    const document = doc({ Tagged: { allOf: [{ $ref: '#/components/schemas/Book' }, { type: 'object', required: ['tag'], properties: { tag: { type: 'string' } } }] } });
+    expect(requiredResourceFields(document, bookRef)).toEqual(['title']);
+    expect(requiredResourceFields(document, { $ref: '#/components/schemas/Tagged' })).toEqual(['title', 'tag']);
+    expect(requiredResourceFields(document, undefined)).toEqual([]);
+  });
+
+  test('requiredResourceFields of a typed resource: its required attributes, not id, type or attributes', () => {
+    const document = doc({ BookResource: { ...typed, required: ['id', 'type', 'attributes'] } });
+    expect(requiredResourceFields(document, { $ref: '#/components/schemas/BookResource' })).toEqual(['title']);
   });
 
   test('isTypedResource needs exactly id, type and attributes', () => {

@@ -85,7 +85,7 @@ describe('conformance view: the tests each operation gets', () => {
       'GET /authors/{author_id} → 404 RESOURCE_NOT_FOUND for an unknown id',
       'GET /authors/{author_id} → ETag, and 304 with no body for If-None-Match',
       'GET /authors/{author_id} → changed by PATCH, the resource no longer matches its old ETag',
-      'GET /authors/{author_id} → returns only the fields named in fields',
+      'GET /authors/{author_id} → returns only the fields named in fields, with id and the required ones',
       'GET /authors/{author_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     ]);
   });
@@ -125,6 +125,12 @@ describe('conformance view: the tests each operation gets', () => {
       ]),
     );
     expect(testsOf('listAuthors').find((test) => test.check === 'filters' && test.argument!.includes('"status"'))?.argument).toBe('{"field":"status","values":["active","retired"]}');
+  });
+
+  test('fields: asks for an optional field and expects the required ones kept', () => {
+    const argumentOf = (operationId: string) => JSON.parse(testsOf(operationId).find((test) => test.check === 'selectsFields')!.argument!);
+    expect(argumentOf('listAuthors')).toEqual({ field: 'status', required: ['name'] });
+    expect(argumentOf('getAuthor')).toEqual({ field: 'status', required: ['name'] });
   });
 
   test('an offset list under a parent, public: the offset walk, 404 under a missing parent, no 401', () => {

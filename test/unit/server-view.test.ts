@@ -8,6 +8,7 @@ const idParam = (name: string, schema: SchemaObject = { type: 'string', format: 
 
 const AUTHOR: SchemaObject = {
   type: 'object',
+  required: ['id', 'name'],
   properties: { id: { type: 'integer' }, name: { type: 'string' }, created_at: { type: 'string', format: 'date-time' } },
 };
 const BOOK: SchemaObject = {
@@ -91,6 +92,13 @@ describe('server view: the route table', () => {
     expect(route('listAuthors').paging).toEqual({ style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['name'], createdField: 'created_at' });
     expect(route('listBooks').paging).toMatchObject({ style: 'offset', filters: ['title', 'genre'] });
     expect(route('listBooks').paging).not.toHaveProperty('createdField');
+  });
+
+  test('sparse fieldsets: a list or read keeps what its item schema requires (not id); nothing where none is required or no fields is taken', () => {
+    expect(route('listAuthors').requiredFields).toEqual(['name']);
+    expect(route('getAuthor').requiredFields).toEqual(['name']);
+    expect(route('createAuthor')).not.toHaveProperty('requiredFields');
+    expect(route('listBooks')).not.toHaveProperty('requiredFields');
   });
 
   test('include: a child reads its parent through the parent read; a parent its children through their list', () => {

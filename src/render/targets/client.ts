@@ -8,7 +8,9 @@
 import type { OperationModel } from '../../model/index.js';
 import { runtimeFile, templateFile, type Target } from '../target.js';
 import { commentText, stringLiteral } from '../../model/names.js';
-import { answerOf, operationDoc, operationTypeNames, typeModules, typesModuleSpecifier } from './resource-types.js';
+import type { OpenApiDocument } from '../../openapi/document.js';
+import { byText } from '../../order.js';
+import { answerOf, operationDoc, operationTypeNames, sparseFieldsetOf, typeModules, typesModuleSpecifier } from './resource-types.js';
 
 interface ClientOperation {
   name: string;
@@ -17,10 +19,12 @@ interface ClientOperation {
   /** The method and path, as string literals. */
   httpMethod: string;
   path: string;
-  kind: 'ListOperation' | 'Operation';
-  factory: 'list' | 'operation';
+  kind: 'ListOperation' | 'Operation' | 'SparseListOperation' | 'SparseOperation';
+  factory: 'list' | 'operation' | 'sparseList' | 'sparseOperation';
   params: string;
   data: string;
+  /** For an operation that takes `fields`: its Fieldset, as a type (`{ required: 'title'; shape: 'flat' }`). */
+  fieldset?: string;
   paging?: string;
   /** Its array and object query parameters written other than the default way (`form`, exploded). */
   styles?: Record<string, { style: string; explode: boolean }>;
@@ -28,13 +32,16 @@ interface ClientOperation {
 
 export const clientTarget: Target = {
   name: 'client',
-  async render({ model, renderer, runtime }) {
+  async render({ document, model, renderer, runtime }) {
     const modules = typeModules(model).map((module) => ({ ...module, specifier: typesModuleSpecifier(module.fileName, '../generated/') }));
     const namespaceOf = new Map(modules.flatMap((module) => module.operations.map((operation) => [operation.operationId, module.namespace] as const)));
+    const operations = model.operations.map((operation) => clientOperation(document, operation, namespaceOf.get(operation.operationId)!));
     const view = {
       title: commentText(model.title),
       modules,
-      operations: model.operations.map((operation) => clientOperation(operation, namespaceOf.get(operation.operationId)!)),
+      operations,
+      // The runtime's operation types the client uses: no import left unused.
+      operationKinds: [...new Set(operations.map((operation) => operation.kind))].sort(byText),
       apiKeyHeader: model.securitySchemes.find((scheme) => scheme.kind === 'apiKey' && scheme.header)?.header ?? 'X-API-Key',
       // Where the version travels only in the Accept header, the client asks for the spec's.
       ...(model.config.versioning.mechanism === 'header' ? { version: model.config.versioning.version } : {}),
@@ -47,7 +54,7 @@ export const clientTarget: Target = {
   },
 };
 
-function clientOperation(operation: OperationModel, namespace: string): ClientOperation {
+function clientOperation(document: OpenApiDocument, operation: OperationModel, namespace: string): ClientOperation {
   const types = operationTypeNames(operation);
   const named = (name: string) => `${namespace}.${name}`;
   const queryRequired = operation.parameters.query.some((parameter) => parameter.required);
@@ -58,15 +65,18 @@ function clientOperation(operation: OperationModel, namespace: string): ClientOp
     'CallOptions',
   ];
   const { hasData, isList } = answerOf(operation);
+  const fieldset = hasData && (isList || operation.kind === 'read') ? sparseFieldsetOf(document, operation) : undefined;
+  const sparse = fieldset ? 'Sparse' : '';
   return {
     name: operation.name,
     doc: operationDoc(operation),
     httpMethod: stringLiteral(operation.httpMethod),
     path: stringLiteral(operation.path),
-    kind: isList ? 'ListOperation' : 'Operation',
-    factory: isList ? 'list' : 'operation',
+    kind: isList ? `${sparse}ListOperation` : `${sparse}Operation`,
+    factory: isList ? (fieldset ? 'sparseList' : 'list') : fieldset ? 'sparseOperation' : 'operation',
     params: parts.join(' & '),
     data: !hasData ? 'void' : isList ? `${named(types.data!)}[number]` : named(types.data!),
+    ...(fieldset ? { fieldset: fieldsetType(fieldset.required, operation.resourceShape) } : {}),
     ...(isList ? { paging: operation.paging!.style } : {}),
     ...stylesOf(operation),
   };
@@ -76,4 +86,10 @@ function stylesOf(operation: OperationModel): Pick<ClientOperation, 'styles'> {
   // A scalar is written the same whatever its style.
   const styled = operation.parameters.query.filter((parameter) => parameter.structure && (parameter.style !== 'form' || !parameter.explode));
   return styled.length > 0 ? { styles: Object.fromEntries(styled.map(({ name, style, explode }) => [name, { style, explode }])) } : {};
+}
+
+/** The Fieldset of the client's runtime, as a type: the required names as a union of literals. */
+function fieldsetType(required: string[], shape: OperationModel['resourceShape']): string {
+  const names = required.length > 0 ? required.map(stringLiteral).join(' | ') : 'never';
+  return `{ required: ${names}; shape: ${stringLiteral(shape)} }`;
 }

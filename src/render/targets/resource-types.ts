@@ -6,6 +6,8 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
 import { commentText, stringLiteral } from '../../model/names.js';
+import { itemSchemaOf, requiredResourceFields } from '../../openapi/classify.js';
+import { isObject, type OpenApiDocument, type OperationObject } from '../../openapi/document.js';
 import { ROOT_NAMES } from '../../model/naming.js';
 import { templateFile, type Target } from '../target.js';
 
@@ -90,6 +92,18 @@ export function operationTypeNames(operation: OperationModel): { path?: string; 
 export function answerOf(operation: OperationModel): { hasData: boolean; isList: boolean } {
   const hasData = operationTypeNames(operation).data !== undefined && operation.success.status !== 204;
   return { hasData, isList: operation.kind === 'list' && hasData && operation.paging !== undefined };
+}
+
+/**
+ * What a `fields` answer of the operation carries besides the names asked
+ * for and `id` — the fields its item's response schema requires — as the
+ * service, the client's types and the suite all read it; undefined where the
+ * operation takes no `fields`.
+ */
+export function sparseFieldsetOf(document: OpenApiDocument, operation: OperationModel): { required: string[] } | undefined {
+  if (!operation.parameters.query.some((parameter) => parameter.name === 'fields')) return undefined;
+  const source = document.paths?.[operation.path]?.[operation.method];
+  return { required: isObject(source) ? requiredResourceFields(document, itemSchemaOf(document, source as OperationObject)) : [] };
 }
 
 function aliasesOf(operation: OperationModel): Alias[] {

@@ -1,4 +1,4 @@
-/** How a resource is shown: flat or typed, sparse fieldsets (`id` always kept), embedded relations. */
+/** How a resource is shown: flat or typed, sparse fieldsets (`id` and required fields always kept), embedded relations. */
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
 import {
   embed,
@@ -60,17 +60,19 @@ describe('namesIn: the names a `fields` or `include` parameter lists', () => {
 
 describe('sparse', () => {
   test.each([
-    { shape: 'flat' as const, given: flatBook, fields: ['title'], want: { id: 7, title: 'Dune' } },
-    { shape: 'flat' as const, given: flatBook, fields: ['id'], want: { id: 7 } },
-    { shape: 'typed' as const, given: typedBook, fields: ['pages', 'genre'], want: { id: '7', type: 'book', attributes: { pages: 412, genre: 'sf' } } },
-    { shape: 'typed' as const, given: { ...typedBook, relationships: { author: { id: '1' } } }, fields: ['title'], want: { id: '7', type: 'book', attributes: { title: 'Dune' }, relationships: { author: { id: '1' } } } },
-  ])('$shape, fields=$fields', ({ shape, given, fields, want }) => {
-    expect(sparse(given, fields, shape)).toEqual(want);
+    { shape: 'flat' as const, given: flatBook, named: ['title'], required: [], want: { id: 7, title: 'Dune' } },
+    { shape: 'flat' as const, given: flatBook, named: ['id'], required: [], want: { id: 7 } },
+    { shape: 'flat' as const, given: flatBook, named: ['pages'], required: ['title'], want: { id: 7, title: 'Dune', pages: 412 } },
+    { shape: 'typed' as const, given: typedBook, named: ['pages', 'genre'], required: [], want: { id: '7', type: 'book', attributes: { pages: 412, genre: 'sf' } } },
+    { shape: 'typed' as const, given: typedBook, named: ['genre'], required: ['title'], want: { id: '7', type: 'book', attributes: { title: 'Dune', genre: 'sf' } } },
+    { shape: 'typed' as const, given: { ...typedBook, relationships: { author: { id: '1' } } }, named: ['title'], required: [], want: { id: '7', type: 'book', attributes: { title: 'Dune' }, relationships: { author: { id: '1' } } } },
+  ])('$shape, fields=$named, required $required', ({ shape, given, named, required, want }) => {
+    expect(sparse(given, { named, required }, shape)).toEqual(want);
   });
 
-  test('no fields, or no resource, leaves it as it is', () => {
-    expect(sparse(flatBook, [], 'flat')).toBe(flatBook);
-    expect(sparse(null, ['title'], 'typed')).toBeNull();
+  test('no fields, or no resource, leaves it as it is (required fields and all)', () => {
+    expect(sparse(flatBook, { named: [], required: ['title'] }, 'flat')).toBe(flatBook);
+    expect(sparse(null, { named: ['title'], required: [] }, 'typed')).toBeNull();
   });
 });
 

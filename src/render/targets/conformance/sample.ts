@@ -5,6 +5,7 @@
  * Deterministic: the same schema gives the same data on every run.
  */
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
+import { requiredNamesOf } from '../../../openapi/classify.js';
 import type { Json, Violation } from '../../../runtime/conformance/plan.js';
 import { exampleCheckOf } from './example-check.js';
 
@@ -28,7 +29,7 @@ export function requiredResponseValuesOf(document: OpenApiDocument, schema: unkn
   if (!resolved) return {};
   const properties = propertiesOf(document, resolved);
   const values: { [key: string]: Json } = {};
-  for (const name of requiredOf(document, resolved)) {
+  for (const name of requiredNamesOf(document, resolved)) {
     const property = properties[name];
     if (!property || property.writeOnly === true) continue;
     // A nullable field no write gave a value holds none.
@@ -41,7 +42,7 @@ export function requiredResponseValuesOf(document: OpenApiDocument, schema: unkn
 /** The names an object schema requires (its allOf parts' included); none for no schema. */
 export function requiredPropertiesOf(document: OpenApiDocument, schema: unknown): string[] {
   const resolved = resolve(document, schema);
-  return resolved ? requiredOf(document, resolved) : [];
+  return resolved ? requiredNamesOf(document, resolved) : [];
 }
 
 function allowsNull(schema: SchemaObject): boolean {
@@ -123,7 +124,7 @@ export function violationsOf(document: OpenApiDocument, schema: unknown): Violat
     change(body);
     violations.push({ rule, field: `body.${name}`, code, body });
   };
-  for (const name of requiredOf(document, resolved)) {
+  for (const name of requiredNamesOf(document, resolved)) {
     if (name in valid) broken(`missing required ${name}`, name, 'REQUIRED', (body) => delete body[name]);
   }
   for (const [name, property] of Object.entries(properties)) {
@@ -271,7 +272,7 @@ function numberSample(schema: SchemaObject): number {
 }
 
 function objectSample(document: OpenApiDocument, schema: SchemaObject, direction: Direction, depth: number, part: boolean): Json | undefined {
-  const required = new Set(requiredOf(document, schema));
+  const required = new Set(requiredNamesOf(document, schema));
   const sample: { [key: string]: Json } = {};
   const properties = propertiesOf(document, schema);
   // Required but described nowhere (Directus requires `datatype` and never defines it): any value will do.
@@ -298,14 +299,6 @@ function propertiesOf(document: OpenApiDocument, schema: SchemaObject): Record<s
     return resolved ? Object.entries(propertiesOf(document, resolved)) : [];
   });
   return Object.fromEntries([...inherited, ...own]);
-}
-
-function requiredOf(document: OpenApiDocument, schema: SchemaObject): string[] {
-  const inherited = (schema.allOf ?? []).flatMap((part) => {
-    const resolved = resolve(document, part);
-    return resolved ? requiredOf(document, resolved) : [];
-  });
-  return [...new Set([...inherited, ...(schema.required ?? [])])];
 }
 
 function withoutHidden(document: OpenApiDocument, schema: SchemaObject, value: Json, direction: Direction): Json {

@@ -11,7 +11,7 @@ import { queryPairs } from '../../../runtime/client/styles.js';
 import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
-import { answerOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
+import { answerOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
 export interface TestView {
@@ -349,7 +349,7 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
     }
   }
   // Without known fields (a free-form object) there is nothing to select.
-  if (query.has('fields') && resource.fields.length > 0) tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
+  if (query.has('fields') && resource.fields.length > 0) tests.push(selectsFieldsTest(document, operation, resource));
   for (const field of resource.fields.filter((candidate) => candidate.filterable && query.has(candidate.name))) {
     const values = createSchema === undefined ? undefined : valuesOf(document, createSchema, field.name, 2);
     if (values) tests.push(test(operation, `→ filters on ${field.name}`, 'filters', { field: field.name, values }));
@@ -361,9 +361,18 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   return tests;
 }
 
-/** A field to ask for alone: the first that is not the id. */
-function sparseField(resource: ResourceModel): string {
-  return resource.fields.find((field) => field.name !== 'id')?.name ?? 'id';
+/**
+ * `fields` with one field: the answer must carry it, `id` and the fields the
+ * response schema requires, nothing else. The field asked for leaves an
+ * optional one out where it can: the first optional field, unless it is the
+ * only one (then the first other).
+ */
+function selectsFieldsTest(document: OpenApiDocument, operation: OperationModel, resource: ResourceModel): TestView {
+  const required = sparseFieldsetOf(document, operation)?.required ?? [];
+  const candidates = resource.fields.map((field) => field.name).filter((name) => name !== 'id');
+  const optional = candidates.filter((name) => !required.includes(name));
+  const field = (optional.length === 1 ? candidates.find((name) => name !== optional[0]) : optional[0]) ?? candidates[0] ?? 'id';
+  return test(operation, '→ returns only the fields named in fields, with id and the required ones', 'selectsFields', { field, required });
 }
 
 function cachingTests({ operation, plan, resource, model, document }: TestInput): TestView[] {
@@ -377,7 +386,7 @@ function cachingTests({ operation, plan, resource, model, document }: TestInput)
   }
   // Without known fields (a free-form object) there is nothing to select.
   if (resource.fields.length > 0 && operation.parameters.query.some((parameter) => parameter.name === 'fields')) {
-    tests.push(test(operation, '→ returns only the fields named in fields', 'selectsFields', { field: sparseField(resource) }));
+    tests.push(selectsFieldsTest(document, operation, resource));
   }
   return tests;
 }

@@ -12,7 +12,7 @@ import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { bodySchemaOf } from '../conformance/view.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, itemTypeName, operationDoc, operationTypeNames, storedKindOf, storedParentOf, storedResourceKeys, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, storedKindOf, storedParentOf, storedResourceKeys, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -39,6 +39,8 @@ export interface RouteView {
   body?: { contentTypes: string[]; required: boolean; validators: 'bodies' | 'patches' };
   paging?: { style: string; defaultLimit: number; maxLimit: number; filters: string[]; createdField?: string };
   shape: string;
+  /** What a `fields` answer keeps whatever it names: the fields the item's response schema requires. */
+  requiredFields?: string[];
   includes: { name: string; operationId: string; itemParam?: string }[];
   updatedField?: string;
   cacheControl: string;
@@ -209,6 +211,7 @@ function routeView({ model, document, operation, resource, group, resources, val
   const { hasData, isList } = answerOf(operation);
   const kind = storedKindOf(operation);
   const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
+  const required = sparseFieldsetOf(document, operation)?.required ?? [];
   return {
     operationId: operation.operationId,
     name: operation.name,
@@ -244,6 +247,7 @@ function routeView({ model, document, operation, resource, group, resources, val
         }
       : {}),
     shape: operation.resourceShape,
+    ...(required.length > 0 ? { requiredFields: required } : {}),
     includes: hasData && resource ? relationsOf(resource, resources, model) : [],
     ...(resource?.updatedField ? { updatedField: resource.updatedField } : {}),
     cacheControl: operation.cacheControl,

@@ -7,8 +7,9 @@ import {
   Transport,
   type CallOptions,
   type ClientOptions,
-  type ListOperation,
   type Operation,
+  type SparseListOperation,
+  type SparseOperation,
 } from './runtime.js';
 import type * as AuthorsTypes from '../generated/resources/authors.js';
 import type * as BooksTypes from '../generated/resources/books.js';
@@ -21,10 +22,14 @@ export type {
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  Fieldset,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
+  Selected,
+  SparseListOperation,
+  SparseOperation,
 } from './runtime.js';
 
 /** An operation without a request body. */
@@ -32,9 +37,10 @@ type NoBody = { body?: undefined };
 
 export interface Client {
   /** GET /authors: List authors */
-  listAuthors: ListOperation<
+  listAuthors: SparseListOperation<
     { query?: AuthorsTypes.ListAuthorsQuery } & NoBody & CallOptions,
-    AuthorsTypes.ListAuthorsData[number]
+    AuthorsTypes.ListAuthorsData[number],
+    { required: 'name' | 'country' | 'created_at' | 'updated_at'; shape: 'typed' }
   >;
   /** POST /authors: Create an author */
   createAuthor: Operation<
@@ -42,9 +48,10 @@ export interface Client {
     AuthorsTypes.CreateAuthorData
   >;
   /** GET /authors/{author_id}: Get an author */
-  getAuthor: Operation<
+  getAuthor: SparseOperation<
     AuthorsTypes.GetAuthorPath & { query?: AuthorsTypes.GetAuthorQuery } & NoBody & CallOptions,
-    AuthorsTypes.GetAuthorData
+    AuthorsTypes.GetAuthorData,
+    { required: 'name' | 'country' | 'created_at' | 'updated_at'; shape: 'typed' }
   >;
   /** PUT /authors/{author_id}: Replace an author */
   replaceAuthor: Operation<
@@ -59,9 +66,21 @@ export interface Client {
     AuthorsTypes.UpdateAuthorData
   >;
   /** GET /authors/{author_id}/books: List an author's books */
-  listBooks: ListOperation<
+  listBooks: SparseListOperation<
     BooksTypes.ListBooksPath & { query?: BooksTypes.ListBooksQuery } & NoBody & CallOptions,
-    BooksTypes.ListBooksData[number]
+    BooksTypes.ListBooksData[number],
+    {
+      required:
+        | 'author_id'
+        | 'title'
+        | 'isbn'
+        | 'genre'
+        | 'pages'
+        | 'in_print'
+        | 'created_at'
+        | 'updated_at';
+      shape: 'typed';
+    }
   >;
   /** POST /authors/{author_id}/books: Add a book to an author */
   createBook: Operation<
@@ -69,9 +88,21 @@ export interface Client {
     BooksTypes.CreateBookData
   >;
   /** GET /authors/{author_id}/books/{book_id}: Get a book */
-  getBook: Operation<
+  getBook: SparseOperation<
     BooksTypes.GetBookPath & { query?: BooksTypes.GetBookQuery } & NoBody & CallOptions,
-    BooksTypes.GetBookData
+    BooksTypes.GetBookData,
+    {
+      required:
+        | 'author_id'
+        | 'title'
+        | 'isbn'
+        | 'genre'
+        | 'pages'
+        | 'in_print'
+        | 'created_at'
+        | 'updated_at';
+      shape: 'typed';
+    }
   >;
   /** PUT /authors/{author_id}/books/{book_id}: Replace a book */
   replaceBook: Operation<
@@ -86,9 +117,10 @@ export interface Client {
     BooksTypes.UpdateBookData
   >;
   /** GET /reviews: List reviews */
-  listReviews: ListOperation<
+  listReviews: SparseListOperation<
     { query?: ReviewsTypes.ListReviewsQuery } & NoBody & CallOptions,
-    ReviewsTypes.ListReviewsData[number]
+    ReviewsTypes.ListReviewsData[number],
+    { required: 'book_id' | 'rating' | 'created_at'; shape: 'typed' }
   >;
   /** POST /reviews: Post a review */
   createReview: Operation<
@@ -96,40 +128,46 @@ export interface Client {
     ReviewsTypes.CreateReviewData
   >;
   /** GET /reviews/{review_id}: Get a review */
-  getReview: Operation<
+  getReview: SparseOperation<
     ReviewsTypes.GetReviewPath & { query?: ReviewsTypes.GetReviewQuery } & NoBody & CallOptions,
-    ReviewsTypes.GetReviewData
+    ReviewsTypes.GetReviewData,
+    { required: 'book_id' | 'rating' | 'created_at'; shape: 'typed' }
   >;
   /** DELETE /reviews/{review_id}: Delete a review */
   deleteReview: Operation<ReviewsTypes.DeleteReviewPath & NoBody & CallOptions, void>;
   /** GET /genres: List genres */
-  listGenres: ListOperation<
+  listGenres: SparseListOperation<
     { query?: GenresTypes.ListGenresQuery } & NoBody & CallOptions,
-    GenresTypes.ListGenresData[number]
+    GenresTypes.ListGenresData[number],
+    { required: 'name'; shape: 'flat' }
   >;
   /** GET /genres/{genre_id}: Get a genre */
-  getGenre: Operation<
+  getGenre: SparseOperation<
     GenresTypes.GetGenrePath & { query?: GenresTypes.GetGenreQuery } & NoBody & CallOptions,
-    GenresTypes.GetGenreData
+    GenresTypes.GetGenreData,
+    { required: 'name'; shape: 'flat' }
   >;
 }
 
 export function createClient(options: ClientOptions): Client {
   const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
   return {
-    listAuthors: transport.list({ method: 'GET', path: '/authors', paging: 'cursor' }),
+    listAuthors: transport.sparseList({ method: 'GET', path: '/authors', paging: 'cursor' }),
     createAuthor: transport.operation({ method: 'POST', path: '/authors' }),
-    getAuthor: transport.operation({ method: 'GET', path: '/authors/{author_id}' }),
+    getAuthor: transport.sparseOperation({ method: 'GET', path: '/authors/{author_id}' }),
     replaceAuthor: transport.operation({ method: 'PUT', path: '/authors/{author_id}' }),
     deleteAuthor: transport.operation({ method: 'DELETE', path: '/authors/{author_id}' }),
     updateAuthor: transport.operation({ method: 'PATCH', path: '/authors/{author_id}' }),
-    listBooks: transport.list({
+    listBooks: transport.sparseList({
       method: 'GET',
       path: '/authors/{author_id}/books',
       paging: 'cursor',
     }),
     createBook: transport.operation({ method: 'POST', path: '/authors/{author_id}/books' }),
-    getBook: transport.operation({ method: 'GET', path: '/authors/{author_id}/books/{book_id}' }),
+    getBook: transport.sparseOperation({
+      method: 'GET',
+      path: '/authors/{author_id}/books/{book_id}',
+    }),
     replaceBook: transport.operation({
       method: 'PUT',
       path: '/authors/{author_id}/books/{book_id}',
@@ -142,11 +180,11 @@ export function createClient(options: ClientOptions): Client {
       method: 'PATCH',
       path: '/authors/{author_id}/books/{book_id}',
     }),
-    listReviews: transport.list({ method: 'GET', path: '/reviews', paging: 'offset' }),
+    listReviews: transport.sparseList({ method: 'GET', path: '/reviews', paging: 'offset' }),
     createReview: transport.operation({ method: 'POST', path: '/reviews' }),
-    getReview: transport.operation({ method: 'GET', path: '/reviews/{review_id}' }),
+    getReview: transport.sparseOperation({ method: 'GET', path: '/reviews/{review_id}' }),
     deleteReview: transport.operation({ method: 'DELETE', path: '/reviews/{review_id}' }),
-    listGenres: transport.list({ method: 'GET', path: '/genres', paging: 'cursor' }),
-    getGenre: transport.operation({ method: 'GET', path: '/genres/{genre_id}' }),
+    listGenres: transport.sparseList({ method: 'GET', path: '/genres', paging: 'cursor' }),
+    getGenre: transport.sparseOperation({ method: 'GET', path: '/genres/{genre_id}' }),
   };
 }

@@ -812,7 +812,7 @@ export interface components {
     Page: number;
     /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
     Order: string;
-    /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+    /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
     Fields: string;
     /** @description Comma-separated related resources to embed. */
     Include: string;
@@ -857,7 +857,7 @@ export interface operations {
         sort?: string;
         /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
         order?: components['parameters']['Order'];
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -957,7 +957,7 @@ export interface operations {
   getAuthor: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1139,7 +1139,7 @@ export interface operations {
         sort?: string;
         /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
         order?: components['parameters']['Order'];
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1253,7 +1253,7 @@ export interface operations {
   getBook: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1443,7 +1443,7 @@ export interface operations {
         sort?: string;
         /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
         order?: components['parameters']['Order'];
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1542,7 +1542,7 @@ export interface operations {
   getReview: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1633,7 +1633,7 @@ export interface operations {
         sort?: string;
         /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
         order?: components['parameters']['Order'];
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1681,7 +1681,7 @@ export interface operations {
   getGenre: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];

@@ -7,8 +7,9 @@ import {
   Transport,
   type CallOptions,
   type ClientOptions,
-  type ListOperation,
   type Operation,
+  type SparseListOperation,
+  type SparseOperation,
 } from './runtime.js';
 import type * as PetsTypes from '../generated/resources/pets.js';
 
@@ -18,10 +19,14 @@ export type {
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  Fieldset,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
+  Selected,
+  SparseListOperation,
+  SparseOperation,
 } from './runtime.js';
 
 /** An operation without a request body. */
@@ -29,16 +34,18 @@ type NoBody = { body?: undefined };
 
 export interface Client {
   /** GET /pets: List pets */
-  listPets: ListOperation<
+  listPets: SparseListOperation<
     { query?: PetsTypes.ListPetsQuery } & NoBody & CallOptions,
-    PetsTypes.ListPetsData[number]
+    PetsTypes.ListPetsData[number],
+    { required: 'name' | 'status' | 'created_at'; shape: 'flat' }
   >;
   /** POST /pets: Add a pet */
   createPet: Operation<{ body: PetsTypes.CreatePetBody } & CallOptions, PetsTypes.CreatePetData>;
   /** GET /pets/{pet_id}: Get a pet */
-  getPet: Operation<
+  getPet: SparseOperation<
     PetsTypes.GetPetPath & { query?: PetsTypes.GetPetQuery } & NoBody & CallOptions,
-    PetsTypes.GetPetData
+    PetsTypes.GetPetData,
+    { required: 'name' | 'status' | 'created_at'; shape: 'flat' }
   >;
   /** DELETE /pets/{pet_id}: Remove a pet */
   deletePet: Operation<PetsTypes.DeletePetPath & NoBody & CallOptions, void>;
@@ -47,9 +54,9 @@ export interface Client {
 export function createClient(options: ClientOptions): Client {
   const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
   return {
-    listPets: transport.list({ method: 'GET', path: '/pets', paging: 'cursor' }),
+    listPets: transport.sparseList({ method: 'GET', path: '/pets', paging: 'cursor' }),
     createPet: transport.operation({ method: 'POST', path: '/pets' }),
-    getPet: transport.operation({ method: 'GET', path: '/pets/{pet_id}' }),
+    getPet: transport.sparseOperation({ method: 'GET', path: '/pets/{pet_id}' }),
     deletePet: transport.operation({ method: 'DELETE', path: '/pets/{pet_id}' }),
   };
 }

@@ -174,6 +174,20 @@ export class Transport {
     return Object.assign(single, { pages, all });
   }
 
+  /** An operation that takes `fields`: its array form travels comma-separated, and narrows the answer's type. */
+  sparseOperation<P, Item, Selection extends Fieldset>(
+    spec: OperationSpec,
+  ): SparseOperation<P, Item, Selection> {
+    return this.operation<P, Item>(withFields(spec)) as SparseOperation<P, Item, Selection>;
+  }
+
+  /** A list operation that takes `fields`, likewise. */
+  sparseList<P, Item, Selection extends Fieldset>(
+    spec: OperationSpec,
+  ): SparseListOperation<P, Item, Selection> {
+    return this.list<P, Item>(withFields(spec)) as SparseListOperation<P, Item, Selection>;
+  }
+
   async request<Data>(spec: OperationSpec, params: Params): Promise<ApiResponse<Data>> {
     const url = this.urlOf(spec, params);
     const key = spec.method === 'GET' && this.options.cache ? url : undefined;
@@ -315,6 +329,11 @@ export class Transport {
   }
 }
 
+/** `fields` as an array travels as one comma-separated value (`form`, not exploded). */
+function withFields(spec: OperationSpec): OperationSpec {
+  return { ...spec, styles: { ...spec.styles, fields: { style: 'form', explode: false } } };
+}
+
 function responseOf<Data>(status: number, envelope: unknown, headers: Headers): ApiResponse<Data> {
   const limit = headers.get('x-ratelimit-limit');
   return {
@@ -369,4 +388,78 @@ export type ListOperation<P, Item> = Operation<P, Item[]> & {
   pages(params: P): AsyncGenerator<ApiResponse<Item[]>, void, undefined>;
   /** Every item of every page. */
   all(params: P): AsyncGenerator<Item, void, undefined>;
+};
+
+/** Where an item keeps the fields `fields` names: at its top level, or (typed shape) in `attributes`. */
+export type ResourceShape = 'flat' | 'typed';
+
+/**
+ * What a `fields` answer keeps of an item whatever it names: `required`, the
+ * fields its response schema requires (a union of names, `never` for none),
+ * and the item's `shape`.
+ */
+export interface Fieldset {
+  required: string;
+  shape: ResourceShape;
+}
+
+/** The names `fields` may list: the item's fields (a typed item's attributes) and `id`. */
+export type FieldName<Item, Shape extends ResourceShape> =
+  Extract<keyof (Shape extends 'typed' ? AttributesOf<Item> : Item), string> | 'id';
+
+type AttributesOf<Item> = Item extends { attributes?: infer Attributes }
+  ? NonNullable<Attributes>
+  : never;
+
+/**
+ * An item as a `fields` answer carries it: the fields `Names` lists, those
+ * its schema requires and `id` (a typed item's `id` and `type`, with only
+ * those attributes).
+ */
+export type Selected<
+  Item,
+  Names extends string,
+  Selection extends Fieldset,
+> = Selection['shape'] extends 'typed'
+  ? {
+      [Key in keyof Item]: Key extends 'attributes'
+        ? Pick<
+            NonNullable<Item[Key]>,
+            Extract<Names | Selection['required'], keyof NonNullable<Item[Key]>>
+          >
+        : Item[Key];
+    }
+  : Pick<Item, Extract<Names | Selection['required'] | 'id', keyof Item>>;
+
+type QueryOf<P> = P extends { query?: infer Query } ? NonNullable<Query> : never;
+
+/** The parameters with `fields` as an array of names. */
+export type WithFields<P, Names extends string> = Omit<P, 'query'> & {
+  query: Omit<QueryOf<P>, 'fields'> & { fields: readonly Names[] };
+};
+
+/** A read that takes `fields`: called with an array of names, its answer's type has only what the service sends. */
+export type SparseOperation<P, Item, Selection extends Fieldset> = Operation<P, Item> & {
+  <Names extends FieldName<Item, Selection['shape']>>(
+    params: WithFields<P, Names>,
+  ): Promise<Selected<Item, Names, Selection>>;
+  withResponse<Names extends FieldName<Item, Selection['shape']>>(
+    params: WithFields<P, Names>,
+  ): Promise<ApiResponse<Selected<Item, Names, Selection>>>;
+};
+
+/** A list that takes `fields`, likewise for its pages and items. */
+export type SparseListOperation<P, Item, Selection extends Fieldset> = ListOperation<P, Item> & {
+  <Names extends FieldName<Item, Selection['shape']>>(
+    params: WithFields<P, Names>,
+  ): Promise<Selected<Item, Names, Selection>[]>;
+  withResponse<Names extends FieldName<Item, Selection['shape']>>(
+    params: WithFields<P, Names>,
+  ): Promise<ApiResponse<Selected<Item, Names, Selection>[]>>;
+  pages<Names extends FieldName<Item, Selection['shape']>>(
+    params: WithFields<P, Names>,
+  ): AsyncGenerator<ApiResponse<Selected<Item, Names, Selection>[]>, void, undefined>;
+  all<Names extends FieldName<Item, Selection['shape']>>(
+    params: WithFields<P, Names>,
+  ): AsyncGenerator<Selected<Item, Names, Selection>, void, undefined>;
 };

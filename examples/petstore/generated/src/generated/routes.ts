@@ -36,6 +36,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     },
     shape: 'flat',
     fields: FIELDS.pets,
+    requiredFields: ['name', 'status', 'created_at'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -80,6 +81,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getPetValidator,
     shape: 'flat',
     fields: FIELDS.pets,
+    requiredFields: ['name', 'status', 'created_at'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>

@@ -7,8 +7,8 @@ import {
   Transport,
   type CallOptions,
   type ClientOptions,
-  type ListOperation,
-  type Operation,
+  type SparseListOperation,
+  type SparseOperation,
 } from './runtime.js';
 import type * as NotesTypes from '../generated/resources/notes.js';
 
@@ -18,10 +18,14 @@ export type {
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  Fieldset,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
+  Selected,
+  SparseListOperation,
+  SparseOperation,
 } from './runtime.js';
 
 /** An operation without a request body. */
@@ -29,21 +33,23 @@ type NoBody = { body?: undefined };
 
 export interface Client {
   /** GET /notes: List notes */
-  listNotes: ListOperation<
+  listNotes: SparseListOperation<
     { query?: NotesTypes.ListNotesQuery } & NoBody & CallOptions,
-    NotesTypes.ListNotesData[number]
+    NotesTypes.ListNotesData[number],
+    { required: 'text'; shape: 'flat' }
   >;
   /** GET /notes/{note_id}: Get a note */
-  getNote: Operation<
+  getNote: SparseOperation<
     NotesTypes.GetNotePath & { query?: NotesTypes.GetNoteQuery } & NoBody & CallOptions,
-    NotesTypes.GetNoteData
+    NotesTypes.GetNoteData,
+    { required: 'text'; shape: 'flat' }
   >;
 }
 
 export function createClient(options: ClientOptions): Client {
   const transport = new Transport({ version: 1, ...options, apiKeyHeader: 'X-API-Key' });
   return {
-    listNotes: transport.list({ method: 'GET', path: '/notes', paging: 'cursor' }),
-    getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),
+    listNotes: transport.sparseList({ method: 'GET', path: '/notes', paging: 'cursor' }),
+    getNote: transport.sparseOperation({ method: 'GET', path: '/notes/{note_id}' }),
   };
 }

@@ -30,6 +30,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     paging: { style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['text'] },
     shape: 'flat',
     fields: FIELDS.notes,
+    requiredFields: ['text'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -49,6 +50,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getNoteValidator,
     shape: 'flat',
     fields: FIELDS.notes,
+    requiredFields: ['text'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>

@@ -390,7 +390,7 @@ export interface components {
     Page: number;
     /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
     Order: string;
-    /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+    /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
     Fields: string;
     /** @description Comma-separated related resources to embed. */
     Include: string;
@@ -435,7 +435,7 @@ export interface operations {
         sort?: string;
         /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
         order?: components['parameters']['Order'];
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -485,7 +485,7 @@ export interface operations {
   getNote: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];

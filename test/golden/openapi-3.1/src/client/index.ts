@@ -7,8 +7,7 @@ import {
   Transport,
   type CallOptions,
   type ClientOptions,
-  type ListOperation,
-  type Operation,
+  type SparseOperation,
 } from './runtime.js';
 import type * as NotesTypes from '../generated/resources/notes.js';
 
@@ -18,10 +17,14 @@ export type {
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  Fieldset,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
+  Selected,
+  SparseListOperation,
+  SparseOperation,
 } from './runtime.js';
 
 /** An operation without a request body. */
@@ -29,15 +32,16 @@ type NoBody = { body?: undefined };
 
 export interface Client {
   /** GET /notes/{note_id} */
-  getNote: Operation<
+  getNote: SparseOperation<
     NotesTypes.GetNotePath & { query?: NotesTypes.GetNoteQuery } & NoBody & CallOptions,
-    NotesTypes.GetNoteData
+    NotesTypes.GetNoteData,
+    { required: 'text' | 'archived_at'; shape: 'flat' }
   >;
 }
 
 export function createClient(options: ClientOptions): Client {
   const transport = new Transport({ version: 2, ...options, apiKeyHeader: 'X-API-Key' });
   return {
-    getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),
+    getNote: transport.sparseOperation({ method: 'GET', path: '/notes/{note_id}' }),
   };
 }

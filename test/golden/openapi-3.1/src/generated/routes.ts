@@ -29,6 +29,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getNoteValidator,
     shape: 'flat',
     fields: FIELDS.notes,
+    requiredFields: ['text', 'archived_at'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>

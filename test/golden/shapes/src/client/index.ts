@@ -7,8 +7,9 @@ import {
   Transport,
   type CallOptions,
   type ClientOptions,
-  type ListOperation,
   type Operation,
+  type SparseListOperation,
+  type SparseOperation,
 } from './runtime.js';
 import type * as SettingsTypes from '../generated/resources/settings.js';
 import type * as TasksTypes from '../generated/resources/tasks.js';
@@ -23,10 +24,14 @@ export type {
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  Fieldset,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
+  Selected,
+  SparseListOperation,
+  SparseOperation,
 } from './runtime.js';
 
 /** An operation without a request body. */
@@ -34,9 +39,10 @@ type NoBody = { body?: undefined };
 
 export interface Client {
   /** GET /settings */
-  getSettings: Operation<
+  getSettings: SparseOperation<
     { query?: SettingsTypes.GetSettingsQuery } & NoBody & CallOptions,
-    SettingsTypes.GetSettingsData
+    SettingsTypes.GetSettingsData,
+    { required: 'theme' | 'page_size'; shape: 'flat' }
   >;
   /** PUT /settings */
   replaceSettings: Operation<
@@ -51,9 +57,10 @@ export interface Client {
     SettingsTypes.UpdateSettingsData
   >;
   /** GET /tasks */
-  listTasks: ListOperation<
+  listTasks: SparseListOperation<
     { query?: TasksTypes.ListTasksQuery } & NoBody & CallOptions,
-    TasksTypes.ListTasksData[number]
+    TasksTypes.ListTasksData[number],
+    { required: 'title'; shape: 'flat' }
   >;
   /** POST /tasks */
   createTask: Operation<
@@ -61,9 +68,10 @@ export interface Client {
     TasksTypes.CreateTaskData
   >;
   /** GET /tasks/{task_id} */
-  getTask: Operation<
+  getTask: SparseOperation<
     TasksTypes.GetTaskPath & { query?: TasksTypes.GetTaskQuery } & NoBody & CallOptions,
-    TasksTypes.GetTaskData
+    TasksTypes.GetTaskData,
+    { required: 'title'; shape: 'flat' }
   >;
   /** PUT /tasks/{task_id} */
   replaceTask: Operation<
@@ -73,10 +81,11 @@ export interface Client {
   /** POST /tasks/{task_id}/close */
   closeTask: Operation<TasksTypes.CloseTaskPath & NoBody & CallOptions, TasksTypes.CloseTaskData>;
   /** GET /tasks/{task_id}/summary */
-  getTaskSummary: Operation<
+  getTaskSummary: SparseOperation<
     SummaryTypes.GetTaskSummaryPath & { query?: SummaryTypes.GetTaskSummaryQuery } & NoBody &
       CallOptions,
-    SummaryTypes.GetTaskSummaryData
+    SummaryTypes.GetTaskSummaryData,
+    { required: 'words'; shape: 'flat' }
   >;
   /** POST /notes */
   createNote: Operation<
@@ -84,16 +93,18 @@ export interface Client {
     NotesTypes.CreateNoteData
   >;
   /** GET /notes/{note_id} */
-  getNote: Operation<
+  getNote: SparseOperation<
     NotesTypes.GetNotePath & { query?: NotesTypes.GetNoteQuery } & NoBody & CallOptions,
-    NotesTypes.GetNoteData
+    NotesTypes.GetNoteData,
+    { required: 'text'; shape: 'flat' }
   >;
   /** DELETE /notes/{note_id} */
   deleteNote: Operation<NotesTypes.DeleteNotePath & NoBody & CallOptions, void>;
   /** GET /fields/{collection} */
-  listFields: ListOperation<
+  listFields: SparseListOperation<
     FieldsTypes.ListFieldsPath & { query?: FieldsTypes.ListFieldsQuery } & NoBody & CallOptions,
-    FieldsTypes.ListFieldsData[number]
+    FieldsTypes.ListFieldsData[number],
+    { required: 'name'; shape: 'flat' }
   >;
   /** POST /fields/{collection} */
   createField: Operation<
@@ -101,9 +112,10 @@ export interface Client {
     FieldsTypes.CreateFieldData
   >;
   /** GET /fields/{collection}/{field_id} */
-  getField: Operation<
+  getField: SparseOperation<
     FieldsTypes.GetFieldPath & { query?: FieldsTypes.GetFieldQuery } & NoBody & CallOptions,
-    FieldsTypes.GetFieldData
+    FieldsTypes.GetFieldData,
+    { required: 'name'; shape: 'flat' }
   >;
   /** POST /markdown */
   renderMarkdown: Operation<
@@ -115,22 +127,26 @@ export interface Client {
 export function createClient(options: ClientOptions): Client {
   const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
   return {
-    getSettings: transport.operation({ method: 'GET', path: '/settings' }),
+    getSettings: transport.sparseOperation({ method: 'GET', path: '/settings' }),
     replaceSettings: transport.operation({ method: 'PUT', path: '/settings' }),
     resetSettings: transport.operation({ method: 'DELETE', path: '/settings' }),
     updateSettings: transport.operation({ method: 'PATCH', path: '/settings' }),
-    listTasks: transport.list({ method: 'GET', path: '/tasks', paging: 'cursor' }),
+    listTasks: transport.sparseList({ method: 'GET', path: '/tasks', paging: 'cursor' }),
     createTask: transport.operation({ method: 'POST', path: '/tasks' }),
-    getTask: transport.operation({ method: 'GET', path: '/tasks/{task_id}' }),
+    getTask: transport.sparseOperation({ method: 'GET', path: '/tasks/{task_id}' }),
     replaceTask: transport.operation({ method: 'PUT', path: '/tasks/{task_id}' }),
     closeTask: transport.operation({ method: 'POST', path: '/tasks/{task_id}/close' }),
-    getTaskSummary: transport.operation({ method: 'GET', path: '/tasks/{task_id}/summary' }),
+    getTaskSummary: transport.sparseOperation({ method: 'GET', path: '/tasks/{task_id}/summary' }),
     createNote: transport.operation({ method: 'POST', path: '/notes' }),
-    getNote: transport.operation({ method: 'GET', path: '/notes/{note_id}' }),
+    getNote: transport.sparseOperation({ method: 'GET', path: '/notes/{note_id}' }),
     deleteNote: transport.operation({ method: 'DELETE', path: '/notes/{note_id}' }),
-    listFields: transport.list({ method: 'GET', path: '/fields/{collection}', paging: 'cursor' }),
+    listFields: transport.sparseList({
+      method: 'GET',
+      path: '/fields/{collection}',
+      paging: 'cursor',
+    }),
     createField: transport.operation({ method: 'POST', path: '/fields/{collection}' }),
-    getField: transport.operation({ method: 'GET', path: '/fields/{collection}/{field_id}' }),
+    getField: transport.sparseOperation({ method: 'GET', path: '/fields/{collection}/{field_id}' }),
     renderMarkdown: transport.operation({ method: 'POST', path: '/markdown' }),
   };
 }

@@ -35,6 +35,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getSettingsValidator,
     shape: 'flat',
     fields: FIELDS.settings,
+    requiredFields: ['theme', 'page_size'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -130,6 +131,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     paging: { style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['title', 'done'] },
     shape: 'flat',
     fields: FIELDS.tasks,
+    requiredFields: ['title'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -174,6 +176,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getTaskValidator,
     shape: 'flat',
     fields: FIELDS.tasks,
+    requiredFields: ['title'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -237,6 +240,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getTaskSummaryValidator,
     shape: 'flat',
     fields: FIELDS.summary,
+    requiredFields: ['words'],
     includes: [{ name: 'task', operationId: 'getTask' }],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -283,6 +287,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getNoteValidator,
     shape: 'flat',
     fields: FIELDS.notes,
+    requiredFields: ['text'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -322,6 +327,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     paging: { style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['name'] },
     shape: 'flat',
     fields: FIELDS.fields,
+    requiredFields: ['name'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>
@@ -366,6 +372,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     parameters: parameters.getFieldValidator,
     shape: 'flat',
     fields: FIELDS.fields,
+    requiredFields: ['name'],
     includes: [],
     cacheControl: 'private, no-cache',
     invoke: (handlers, request) =>

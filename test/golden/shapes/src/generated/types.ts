@@ -550,7 +550,7 @@ export interface components {
     Page: number;
     /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
     Order: string;
-    /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+    /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
     Fields: string;
     /** @description Comma-separated related resources to embed. */
     Include: string;
@@ -587,7 +587,7 @@ export interface operations {
   getSettings: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
       };
       header?: {
@@ -749,7 +749,7 @@ export interface operations {
         sort?: string;
         /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
         order?: components['parameters']['Order'];
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -842,7 +842,7 @@ export interface operations {
   getTask: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -967,7 +967,7 @@ export interface operations {
   getTaskSummary: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
       };
       header?: {
@@ -1055,7 +1055,7 @@ export interface operations {
   getNote: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1144,7 +1144,7 @@ export interface operations {
         sort?: string;
         /** @description `asc` or `desc`; comma-separated, one per `sort` field. */
         order?: components['parameters']['Order'];
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];
@@ -1241,7 +1241,7 @@ export interface operations {
   getField: {
     parameters: {
       query?: {
-        /** @description Comma-separated field names to return (sparse fieldset); `id` is always returned. */
+        /** @description Comma-separated field names to return (sparse fieldset). `id` and the fields the response schema requires are always returned too, so the answer stays valid against that schema; only optional fields are left out. */
         fields?: components['parameters']['Fields'];
         /** @description Comma-separated related resources to embed. */
         include?: components['parameters']['Include'];

@@ -81,6 +81,8 @@ export interface OperationRoute<Handlers> {
   shape: ResourceShape;
   /** Names `fields` may list. */
   fields: readonly string[];
+  /** What a `fields` answer keeps whatever it names: the fields the item's response schema requires. */
+  requiredFields?: readonly string[];
   includes: Relation[];
   updatedField?: string;
   cacheControl: string;
@@ -208,7 +210,8 @@ async function answer<Handlers>(
   const items = route.paging
     ? (result as CursorPage<unknown> | OffsetPage<unknown>).items
     : [result];
-  let shown = items.map((item) => sparse(item, fields, route.shape));
+  const fieldset = { named: fields, required: route.requiredFields ?? [] };
+  let shown = items.map((item) => sparse(item, fieldset, route.shape));
   if (include.length > 0) {
     const related = await Promise.all(
       items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),

@@ -69,10 +69,10 @@ describe('GET /authors (listAuthors)', () => {
     { field: 'created_at', values: null },
   );
   suite.check(
-    'GET /authors → returns only the fields named in fields',
+    'GET /authors → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listAuthors',
-    { field: 'name' },
+    { field: 'name', required: ['name', 'country', 'created_at', 'updated_at'] },
   );
   suite.check('GET /authors → filters on name', checks.filters, 'listAuthors', {
     field: 'name',
@@ -311,10 +311,10 @@ describe('GET /authors/{author_id} (getAuthor)', () => {
     { operationId: 'updateAuthor', body: { name: 'a-sample' } },
   );
   suite.check(
-    'GET /authors/{author_id} → returns only the fields named in fields',
+    'GET /authors/{author_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getAuthor',
-    { field: 'name' },
+    { field: 'name', required: ['name', 'country', 'created_at', 'updated_at'] },
   );
   suite.check(
     'GET /authors/{author_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

@@ -82,10 +82,22 @@ describe('GET /authors/{author_id}/books (listBooks)', () => {
     { field: 'created_at', values: null },
   );
   suite.check(
-    'GET /authors/{author_id}/books → returns only the fields named in fields',
+    'GET /authors/{author_id}/books → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listBooks',
-    { field: 'author_id' },
+    {
+      field: 'author_id',
+      required: [
+        'author_id',
+        'title',
+        'isbn',
+        'genre',
+        'pages',
+        'in_print',
+        'created_at',
+        'updated_at',
+      ],
+    },
   );
   suite.check('GET /authors/{author_id}/books → filters on title', checks.filters, 'listBooks', {
     field: 'title',
@@ -537,10 +549,22 @@ describe('GET /authors/{author_id}/books/{book_id} (getBook)', () => {
     { operationId: 'updateBook', body: { title: 'a-sample' } },
   );
   suite.check(
-    'GET /authors/{author_id}/books/{book_id} → returns only the fields named in fields',
+    'GET /authors/{author_id}/books/{book_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getBook',
-    { field: 'author_id' },
+    {
+      field: 'author_id',
+      required: [
+        'author_id',
+        'title',
+        'isbn',
+        'genre',
+        'pages',
+        'in_print',
+        'created_at',
+        'updated_at',
+      ],
+    },
   );
   suite.check(
     'GET /authors/{author_id}/books/{book_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

@@ -38,10 +38,10 @@ describe('GET /genres (listGenres)', () => {
     'listGenres',
   );
   suite.check(
-    'GET /genres → returns only the fields named in fields',
+    'GET /genres → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listGenres',
-    { field: 'name' },
+    { field: 'name', required: ['name'] },
   );
   suite.check(
     'GET /genres → ETag, and 304 with no body for If-None-Match',
@@ -78,10 +78,10 @@ describe('GET /genres/{genre_id} (getGenre)', () => {
     'getGenre',
   );
   suite.check(
-    'GET /genres/{genre_id} → returns only the fields named in fields',
+    'GET /genres/{genre_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getGenre',
-    { field: 'name' },
+    { field: 'name', required: ['name'] },
   );
   suite.check(
     'GET /genres/{genre_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

@@ -56,10 +56,10 @@ describe('GET /reviews (listReviews)', () => {
     { field: 'created_at', values: null },
   );
   suite.check(
-    'GET /reviews → returns only the fields named in fields',
+    'GET /reviews → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listReviews',
-    { field: 'book_id' },
+    { field: 'book_id', required: ['book_id', 'rating', 'created_at'] },
   );
   suite.check('GET /reviews → filters on rating', checks.filters, 'listReviews', {
     field: 'rating',
@@ -297,10 +297,10 @@ describe('GET /reviews/{review_id} (getReview)', () => {
     'getReview',
   );
   suite.check(
-    'GET /reviews/{review_id} → returns only the fields named in fields',
+    'GET /reviews/{review_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getReview',
-    { field: 'book_id' },
+    { field: 'book_id', required: ['book_id', 'rating', 'created_at'] },
   );
   suite.check(
     'GET /reviews/{review_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

@@ -3,7 +3,8 @@
 
 /**
  * How a resource is shown (conventions §2): the flat or typed shape, sparse
- * fieldsets (`fields`, `id` always kept) and embedded relations (`include`).
+ * fieldsets (`fields`; `id` and the required fields always kept) and embedded
+ * relations (`include`).
  */
 import { errors } from './errors.js';
 import { listedItems } from './styles.js';
@@ -44,16 +45,24 @@ export function namesIn(
   return names;
 }
 
-/** Keeps only the named fields (and always `id`, and a typed resource's `type`). */
-export function sparse(
-  resource: unknown,
-  fields: readonly string[],
-  shape: ResourceShape,
-): unknown {
-  if (fields.length === 0 || typeof resource !== 'object' || resource === null) return resource;
+/** What a `fields` request keeps: the fields it names, and those every answer must carry. */
+export interface Fieldset {
+  named: readonly string[];
+  /** The fields the item's response schema requires: kept whatever `fields` names, so the answer stays valid. */
+  required: readonly string[];
+}
+
+/**
+ * Keeps only the named fields, the required ones and `id` (a typed resource's
+ * `id` and `type`, its required attributes inside `attributes`).
+ */
+export function sparse(resource: unknown, { named, required }: Fieldset, shape: ResourceShape): unknown {
+  if (named.length === 0 || typeof resource !== 'object' || resource === null) return resource;
   const keep = (record: Fields) =>
     Object.fromEntries(
-      Object.entries(record).filter(([name]) => name === 'id' || fields.includes(name)),
+      Object.entries(record).filter(
+        ([name]) => name === 'id' || named.includes(name) || required.includes(name),
+      ),
     );
   if (shape === 'flat') return keep(resource as Fields);
   const { attributes, ...rest } = resource as Fields & { attributes?: Fields };

@@ -58,10 +58,10 @@ describe('GET /pets (listPets)', () => {
     { field: 'created_at', values: null },
   );
   suite.check(
-    'GET /pets → returns only the fields named in fields',
+    'GET /pets → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listPets',
-    { field: 'name' },
+    { field: 'name', required: ['name', 'status', 'created_at'] },
   );
   suite.check('GET /pets → filters on name', checks.filters, 'listPets', {
     field: 'name',
@@ -263,10 +263,10 @@ describe('GET /pets/{pet_id} (getPet)', () => {
     'getPet',
   );
   suite.check(
-    'GET /pets/{pet_id} → returns only the fields named in fields',
+    'GET /pets/{pet_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getPet',
-    { field: 'name' },
+    { field: 'name', required: ['name', 'status', 'created_at'] },
   );
   suite.check(
     'GET /pets/{pet_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

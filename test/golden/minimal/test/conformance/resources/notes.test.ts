@@ -39,10 +39,10 @@ describe('GET /notes (listNotes)', () => {
   );
   suite.check('GET /notes → 400 for a tampered cursor', checks.rejectsTamperedCursor, 'listNotes');
   suite.check(
-    'GET /notes → returns only the fields named in fields',
+    'GET /notes → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listNotes',
-    { field: 'text' },
+    { field: 'text', required: ['text'] },
   );
   suite.check(
     'GET /notes → ETag, and 304 with no body for If-None-Match',
@@ -84,10 +84,10 @@ describe('GET /notes/{note_id} (getNote)', () => {
     'getNote',
   );
   suite.check(
-    'GET /notes/{note_id} → returns only the fields named in fields',
+    'GET /notes/{note_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getNote',
-    { field: 'text' },
+    { field: 'text', required: ['text'] },
   );
   suite.check(
     'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

@@ -49,10 +49,10 @@ describe('GET /fields/{collection} (listFields)', () => {
     { field: 'name', values: ['a-sample', 'b-sample', 'c-sample'] },
   );
   suite.check(
-    'GET /fields/{collection} → returns only the fields named in fields',
+    'GET /fields/{collection} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listFields',
-    { field: 'name' },
+    { field: 'name', required: ['name'] },
   );
   suite.check('GET /fields/{collection} → filters on name', checks.filters, 'listFields', {
     field: 'name',
@@ -165,10 +165,10 @@ describe('GET /fields/{collection}/{field_id} (getField)', () => {
     'getField',
   );
   suite.check(
-    'GET /fields/{collection}/{field_id} → returns only the fields named in fields',
+    'GET /fields/{collection}/{field_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getField',
-    { field: 'name' },
+    { field: 'name', required: ['name'] },
   );
   suite.check(
     'GET /fields/{collection}/{field_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

@@ -107,10 +107,10 @@ describe('GET /notes/{note_id} (getNote)', () => {
     'getNote',
   );
   suite.check(
-    'GET /notes/{note_id} → returns only the fields named in fields',
+    'GET /notes/{note_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getNote',
-    { field: 'text' },
+    { field: 'text', required: ['text'] },
   );
   suite.check(
     'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

@@ -33,10 +33,10 @@ describe('GET /settings (getSettings)', () => {
     'getSettings',
   );
   suite.check(
-    'GET /settings → returns only the fields named in fields',
+    'GET /settings → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getSettings',
-    { field: 'theme' },
+    { field: 'theme', required: ['theme', 'page_size'] },
   );
   suite.check(
     'GET /settings → 405 METHOD_NOT_ALLOWED with Allow for POST',

@@ -43,10 +43,10 @@ describe('GET /tasks (listTasks)', () => {
     values: ['a-sample', 'b-sample', 'c-sample'],
   });
   suite.check(
-    'GET /tasks → returns only the fields named in fields',
+    'GET /tasks → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listTasks',
-    { field: 'title' },
+    { field: 'title', required: ['title'] },
   );
   suite.check('GET /tasks → filters on title', checks.filters, 'listTasks', {
     field: 'title',
@@ -176,10 +176,10 @@ describe('GET /tasks/{task_id} (getTask)', () => {
     { operationId: 'replaceTask', body: { title: 'a-sample' } },
   );
   suite.check(
-    'GET /tasks/{task_id} → returns only the fields named in fields',
+    'GET /tasks/{task_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getTask',
-    { field: 'title' },
+    { field: 'title', required: ['title'] },
   );
   suite.check(
     'GET /tasks/{task_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
