@@ -204,9 +204,9 @@ describe('model: operations', () => {
 
   test('parameters grouped by location; path-item ones merged, the operation’s win', () => {
     const { parameters } = op(api, 'getBook');
-    expect(parameters.path).toEqual([{ name: 'book_id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(parameters.path).toEqual([{ name: 'book_id', in: 'path', required: true, schema: { type: 'string' }, style: 'simple', explode: false }]);
     expect(parameters.query.map((p) => p.name)).toEqual(['lang', 'fields', 'include']);
-    expect(parameters.query[0]).toEqual({ name: 'lang', in: 'query', required: false, description: 'Language', schema: { type: 'string' } });
+    expect(parameters.query[0]).toEqual({ name: 'lang', in: 'query', required: false, description: 'Language', schema: { type: 'string' }, style: 'form', explode: true });
     expect(parameters.header.map((p) => [p.name, p.required])).toEqual([
       ['X-Tenant', true],
       ['If-None-Match', false],

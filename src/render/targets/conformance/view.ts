@@ -142,6 +142,9 @@ function requiredScopes(operation: OperationModel): string[] {
 
 /** An id valid for the schema that no item has; none where a pattern decides what is valid. */
 function unknownIdFor(schema: SchemaObject | undefined): string | number | undefined {
+  // An enum names kinds, not items (GitHub's `package_type`): any of its values is missing until created.
+  const [first] = Array.isArray(schema?.enum) ? schema.enum : [];
+  if (typeof first === 'string' || typeof first === 'number') return first;
   if (schema?.type === 'integer' || schema?.type === 'number') return typeof schema.maximum === 'number' ? schema.maximum : 2147483647;
   if (schema?.format === 'uuid') return UNKNOWN_UUID;
   if (typeof schema?.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(UNKNOWN_STRING)) return undefined;

@@ -103,6 +103,8 @@ export interface SingletonView {
   parent?: string;
   /** Its value before the first write, as JSON text (`null`: none the schema gives). */
   initial: string;
+  /** What a replace that leaves them out keeps, as JSON text. */
+  defaults?: string;
   updatedField?: string;
 }
 
@@ -355,12 +357,15 @@ function singletonView(input: CollectionInput): SingletonView {
   const { resource, document, model } = input;
   const parent = storedParentOf(input.resource, input.resources, input.stored);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
+  const scope = resource.parents.flatMap((p) => p.idParams);
+  const defaults = serverMadeValuesOf(model, resource, document, { pathFields: scope, writtenBy: 'replace' });
   return {
     variable: resource.identifier,
     itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
-    scope: resource.parents.flatMap((p) => p.idParams),
+    scope,
     ...(parent ? { parent: parent.identifier } : {}),
     initial: JSON.stringify(initialValueOf(model, resource, document) ?? null),
+    ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
   };
 }
@@ -389,10 +394,15 @@ function answeredItemSchemaOf(model: ApiModel, resource: ResourceModel, document
  * answers stay valid. Not the id, the timestamps or the path's ids, which the
  * store sets itself.
  */
-function serverMadeValuesOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument, pathFields: string[]): Record<string, unknown> | undefined {
+function serverMadeValuesOf(
+  model: ApiModel,
+  resource: ResourceModel,
+  document: OpenApiDocument,
+  { pathFields, writtenBy }: { pathFields: string[]; writtenBy: 'create' | 'replace' },
+): Record<string, unknown> | undefined {
   const operations = model.operations.filter((operation) => operation.resource === resource.key);
-  // What a create must send is never missing from an item.
-  const sent = operations.filter((operation) => operation.kind === 'create').flatMap((operation) => requiredPropertiesOf(document, bodySchemaOf(document, operation)));
+  // What the write that makes the value (a collection's create, a singleton's replace) must send is never missing from it.
+  const sent = operations.filter((operation) => operation.kind === writtenBy).flatMap((operation) => requiredPropertiesOf(document, bodySchemaOf(document, operation)));
   const own = new Set(['id', ...sent, ...pathFields, ...(resource.createdField ? [resource.createdField] : []), ...(resource.updatedField ? [resource.updatedField] : [])]);
   const answers = operations
     .filter((operation) => operation.success.contentType && operation.kind !== 'other' && operation.kind !== 'delete')
@@ -411,7 +421,7 @@ function collectionView(input: CollectionInput): CollectionView {
   const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
   const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
-  const defaults = resource.shape === 'flat' ? serverMadeValuesOf(model, resource, document, parentParams) : undefined;
+  const defaults = resource.shape === 'flat' ? serverMadeValuesOf(model, resource, document, { pathFields: parentParams, writtenBy: 'create' }) : undefined;
   return {
     variable: resource.identifier,
     itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',

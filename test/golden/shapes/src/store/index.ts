@@ -41,6 +41,7 @@ const summary = new MemorySingleton<SummaryTypes.Summary>({
   scope: ['task_id'],
   parent: tasks,
   initial: { words: 1 },
+  defaults: { words: 1 },
 });
 
 export const store = {

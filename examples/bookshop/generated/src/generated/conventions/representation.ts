@@ -56,7 +56,11 @@ export interface Fieldset {
  * Keeps only the named fields, the required ones and `id` (a typed resource's
  * `id` and `type`, its required attributes inside `attributes`).
  */
-export function sparse(resource: unknown, { named, required }: Fieldset, shape: ResourceShape): unknown {
+export function sparse(
+  resource: unknown,
+  { named, required }: Fieldset,
+  shape: ResourceShape,
+): unknown {
   if (named.length === 0 || typeof resource !== 'object' || resource === null) return resource;
   const keep = (record: Fields) =>
     Object.fromEntries(

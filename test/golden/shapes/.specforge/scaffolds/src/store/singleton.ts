@@ -17,6 +17,12 @@ export interface SingletonOptions {
   parent?: MemoryCollection<unknown>;
   /** What it holds before it is first written: a value valid for its schema. */
   initial: Value | null;
+  /**
+   * What it holds where no write gave a value: the required fields of its
+   * answers that a replace need not send, valid for their schema (GitHub's
+   * `PUT …/actions/permissions/workflow` sends two of the four fields its GET requires).
+   */
+  defaults?: Value;
   updatedField?: string;
 }
 
@@ -33,7 +39,10 @@ export class MemorySingleton<Item> {
   }
 
   replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
-    return this.write<Out>(request.path as Path, () => ({ ...(request.body as Value) }));
+    return this.write<Out>(request.path as Path, () => ({
+      ...this.options.defaults,
+      ...(request.body as Value),
+    }));
   }
 
   update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
