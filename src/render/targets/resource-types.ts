@@ -7,7 +7,7 @@
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
 import { commentText, stringLiteral } from '../../model/names.js';
 import { itemSchemaOf, requiredResourceFields } from '../../openapi/classify.js';
-import { isObject, type OpenApiDocument, type OperationObject } from '../../openapi/document.js';
+import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../openapi/document.js';
 import { ROOT_NAMES } from '../../model/naming.js';
 import { templateFile, type Target } from '../target.js';
 
@@ -163,4 +163,12 @@ export function storedParentOf(resource: ResourceModel, resources: ReadonlyMap<s
   const parentKey = resource.parents.map((p) => p.collection).join('/');
   const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
   return parent?.singleton ? undefined : parent;
+}
+
+/** The schema of an operation's JSON request body, where it takes one. */
+export function bodySchemaOf(document: OpenApiDocument, operation: OperationModel): unknown {
+  if (!operation.requestBody?.jsonContentType) return undefined;
+  const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
+  const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
+  return body?.content[operation.requestBody.jsonContentType]?.schema;
 }

@@ -5,13 +5,13 @@
  * schemas). The templates only print it.
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
-import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
+import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { ApiPlan, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { queryPairs } from '../../../runtime/client/styles.js';
 import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
-import { answerOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
+import { answerOf, bodySchemaOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
 export interface TestView {
@@ -170,12 +170,6 @@ function idParameterSchema(document: OpenApiDocument, operations: OperationModel
   return undefined;
 }
 
-export function bodySchemaOf(document: OpenApiDocument, operation: OperationModel): unknown {
-  if (!operation.requestBody?.jsonContentType) return undefined;
-  const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
-  const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
-  return body?.content[operation.requestBody.jsonContentType]?.schema;
-}
 
 function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<string, ResourceModel>, plans: Record<string, ResourcePlan>): TestFileView[] {
   const files = new Map<string, TestFileView>();

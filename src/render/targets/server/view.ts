@@ -10,9 +10,8 @@ import { singular } from '../../../openapi/names.js';
 import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
-import { bodySchemaOf } from '../conformance/view.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, storedKindOf, storedParentOf, storedResourceKeys, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, storedKindOf, storedParentOf, storedResourceKeys, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
