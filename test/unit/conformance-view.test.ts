@@ -74,34 +74,6 @@ describe('conformance view: what the suite knows of the API', () => {
     expect(view.api.resources.books).toMatchObject({ idParam: 'book_id', parent: 'authors', parentParams: ['author_id'], unknownId: '00000000-0000-4000-8000-000000000000' });
     expect(view.api.resources.books!.sample).toBeUndefined();
   });
-
-  // Before: GitHub's `/orgs/{org}/actions/hosted-runners/limits` expected 404 under a missing hosted runner it never names.
-  test('a parent is the collection just above only where the path names one of its items', () => {
-    const document: OpenApiDocument = {
-      openapi: '3.1.0',
-      info: { title: 'Runners', version: '1.0.0' },
-      paths: {
-        '/orgs/{org}': { parameters: [idParam('org', { type: 'string' })], get: { operationId: 'getOrg', responses: { '200': ok({ type: 'object' }) } } },
-        '/orgs/{org}/runners': {
-          parameters: [idParam('org', { type: 'string' })],
-          get: { operationId: 'listRunners', responses: { '200': ok({ type: 'array', items: { type: 'object' } }) } },
-        },
-        '/orgs/{org}/runners/{runner_id}': {
-          parameters: [idParam('org', { type: 'string' }), idParam('runner_id', { type: 'string' })],
-          get: { operationId: 'getRunner', responses: { '200': ok({ type: 'object' }) } },
-        },
-        '/orgs/{org}/runners/limits': {
-          parameters: [idParam('org', { type: 'string' })],
-          get: { operationId: 'getRunnerLimits', responses: { '200': ok({ type: 'object', properties: { max: { type: 'integer' } } }) } },
-        },
-      },
-    };
-    const { model: runnersModel, document: merged } = mergedModel(document);
-    const plans = conformanceView(runnersModel, merged).api.resources;
-    expect(plans.runners).toMatchObject({ parent: 'orgs', parentParams: ['org'] });
-    expect(plans.limits).toMatchObject({ parentParams: ['org'] });
-    expect(plans.limits).not.toHaveProperty('parent');
-  });
 });
 
 describe('conformance view: the tests each operation gets', () => {
