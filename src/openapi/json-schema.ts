@@ -91,11 +91,20 @@ function ajvDiscriminator(schema: JsonObject, options: ConvertOptions): JsonObje
   if (typeof tag !== 'string' || !Array.isArray(schema.oneOf) || schema.oneOf.length === 0) return undefined;
   const branches = schema.oneOf.map((branch) => (isObject(branch) && typeof branch.$ref === 'string' ? options.resolve?.(branch.$ref) : branch));
   const required = (value: JsonObject) => Array.isArray(value.required) && value.required.includes(tag);
-  const tells = (branch: unknown) => {
-    const property = isObject(branch) && isObject(branch.properties) ? branch.properties[tag] : undefined;
-    return isObject(property) && (typeof property.const === 'string' || (Array.isArray(property.enum) && property.enum.length > 0));
+  // ajv throws at compile time unless every value is a string, unique across the branches, and
+  // the tag stays required: not nullable (null joins the enum), not read-only (a request drops it
+  // from `required`), in a branch that is not nullable itself (it becomes an `anyOf`).
+  const valuesOf = (branch: unknown): string[] | undefined => {
+    if (!isObject(branch) || branch.nullable === true || !isObject(branch.properties)) return undefined;
+    const property = branch.properties[tag];
+    if (!isObject(property) || property.nullable === true || property.readOnly === true) return undefined;
+    const values = typeof property.const === 'string' ? [property.const] : property.enum;
+    return Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'string') ? (values as string[]) : undefined;
   };
-  if (!branches.every(tells)) return undefined;
+  const told = branches.map(valuesOf);
+  if (told.some((values) => values === undefined)) return undefined;
+  const all = told.flat() as string[];
+  if (new Set(all).size !== all.length) return undefined;
   return required(schema) || branches.every((branch) => required(branch as JsonObject)) ? { propertyName: tag } : undefined;
 }
 

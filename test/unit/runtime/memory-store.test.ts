@@ -60,4 +60,8 @@ test('a list naming part of the scope is still undefined (404) under a missing p
   expect(utxos.list({ path: { address: 'nowhere' }, list })).toBeUndefined();
   const { id } = addresses.create<Row>({ path: {}, body: {} })!;
   expect(utxos.list({ path: { address: id }, list })).toMatchObject({ items: [] });
+  // A path that names no parent item (GitHub's `/repos/{owner}/{repo}/pulls/comments` beside
+  // `…/pulls/{pull_number}/comments`) lists under every parent.
+  utxos.create({ path: { address: id, asset: 'ada' }, body: { amount: 1 } });
+  expect(utxos.list<Row>({ path: {}, list })!.items.map((item) => item.amount)).toEqual([1]);
 });

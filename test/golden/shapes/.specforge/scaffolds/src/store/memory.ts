@@ -169,8 +169,12 @@ export class MemoryCollection<Item> {
 
   /** Which stored items a list of the path shows: undefined when their parent is missing. */
   private scopeFilter(path: Path): ((stored: Stored) => boolean) | undefined {
-    if (!this.parentExists(path)) return undefined;
     const named = (this.options.scope ?? []).map((param) => path[param]);
+    // Only a path that names the parent's item can name a missing one.
+    const namesParent = named
+      .slice(0, this.options.parent?.itemParams.length ?? 0)
+      .every((value) => value !== undefined);
+    if (namesParent && !this.parentExists(path)) return undefined;
     if (named.every((value) => value !== undefined)) {
       const scope = this.ownersOf(path).join('/');
       return (stored) => stored.scope === scope;
