@@ -151,6 +151,26 @@ describe('conformance view: the tests each operation gets', () => {
   });
 });
 
+// Before: Blockfrost's `/nutlink/tickers/{ticker}` (beside `/nutlink/{address}/tickers`) expected 404 under a missing address it never names.
+test('404 under a missing parent only on paths that name the parent item', () => {
+  const array = ok({ type: 'array', items: { type: 'object', properties: { tx: { type: 'string' } } } });
+  const address = idParam('address', { type: 'string' });
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: { title: 'Chain', version: '1.0.0' },
+    paths: {
+      '/nutlink/{address}': { parameters: [address], get: { operationId: 'getNutlink', responses: { '200': ok({ type: 'object' }) } } },
+      '/nutlink/{address}/tickers': { parameters: [address], get: { operationId: 'listTickers', responses: { '200': array } } },
+      '/nutlink/tickers/{ticker}': { parameters: [idParam('ticker', { type: 'string' })], get: { operationId: 'listTickersByName', responses: { '200': array } } },
+    },
+  };
+  const merged = mergedModel(document);
+  const checks = (operationId: string) =>
+    conformanceView(merged.model, merged.document).files.flatMap((file) => file.operations).flatMap((operation) => operation.tests).filter((test) => test.operationId === operationId).map((test) => test.check);
+  expect(checks('listTickers')).toContain('notFoundUnderMissingParent');
+  expect(checks('listTickersByName')).not.toContain('notFoundUnderMissingParent');
+});
+
 describe('conformance view: the API-wide checks', () => {
   test('tried on a list without path parameters; the version checks follow the versioning mechanism', () => {
     const url = apiTests(model)!;

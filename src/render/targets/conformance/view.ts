@@ -279,7 +279,9 @@ function notFoundTests({ operation, plan, resource }: TestInput): TestView[] {
   const tests: TestView[] = [];
   const onItem = resource.idParams.some((param) => operation.parameters.path.some((candidate) => candidate.name === param));
   if (onItem && plan.unknownId !== undefined) tests.push(test(operation, '→ 404 RESOURCE_NOT_FOUND for an unknown id', 'notFoundForUnknownId'));
-  if (plan.parent && plan.parentParams.length > 0 && (!onItem || plan.unknownId !== undefined)) tests.push(test(operation, `→ 404 RESOURCE_NOT_FOUND under a missing ${plan.parent} item`, 'notFoundUnderMissingParent'));
+  // A path that names no parent item (`/nutlink/tickers/{ticker}` beside `/nutlink/{address}/tickers`) lists under every parent.
+  const namesParent = resource.parents.flatMap((p) => p.idParams).every((param) => operation.parameters.path.some((candidate) => candidate.name === param));
+  if (plan.parent && plan.parentParams.length > 0 && namesParent && (!onItem || plan.unknownId !== undefined)) tests.push(test(operation, `→ 404 RESOURCE_NOT_FOUND under a missing ${plan.parent} item`, 'notFoundUnderMissingParent'));
   return tests;
 }
 
