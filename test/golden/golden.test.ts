@@ -3,7 +3,7 @@
  * reviewed as diffs. `npm run test:update` (UPDATE_GOLDEN=1) rewrites them.
  * An example's golden directory is exactly what `specforge generate` writes;
  * the other scenarios' hold only the API-specific files: the runtime modules
- * copied from src/runtime are left out (they are the same for every API, and
+ * copied from src/runtime, and the origins of those that are scaffolds, are left out (they are the same for every API, and
  * checked once below against their sources). Either way the comparison also
  * fails on a missing or an extra file.
  */
@@ -29,14 +29,19 @@ const SCENARIOS: [name: string, spec: string, golden: string][] = [
 ];
 
 const { runtime } = loadResources();
+/** Where a scaffold's origin is kept: the same bytes as the scaffold when specforge wrote it. */
+const originOf = (path: string) => `.specforge/scaffolds/${path}`;
 /** Output path → runtime module source. */
 const RUNTIME_COPIES = new Map([...runtime].map(([module, { source }]) => [runtimeOutputPath(module), source]));
+/** A runtime scaffold's origin is a copy of its source too. */
+const RUNTIME_ORIGINS = new Map([...RUNTIME_COPIES].map(([path, source]) => [originOf(path), source]));
+const isRuntimeCopy = (path: string) => RUNTIME_COPIES.has(path) || RUNTIME_ORIGINS.has(path);
 
 /** The examples are complete projects to read; the other golden trees leave the runtime copies out. */
 const holdsRuntime = (golden: string) => golden.startsWith(EXAMPLES);
 
 function apiSpecific(tree: Map<string, string>): Map<string, string> {
-  return new Map([...tree].filter(([path]) => !RUNTIME_COPIES.has(path)));
+  return new Map([...tree].filter(([path]) => !isRuntimeCopy(path)));
 }
 
 /** The manifest's kind of each file it lists: generated files carry the banner. */
@@ -52,7 +57,7 @@ function bannerOf(project: string): string {
 
 /** A runtime module as a project holds it: its source, after the banner when it is a generated file. */
 function runtimeCopy(project: string, path: string): string {
-  return (kindsOf(project).get(path) === 'generated' ? bannerOf(project) : '') + RUNTIME_COPIES.get(path)!;
+  return (kindsOf(project).get(path) === 'generated' ? bannerOf(project) : '') + (RUNTIME_COPIES.get(path) ?? RUNTIME_ORIGINS.get(path)!);
 }
 
 /**
@@ -63,8 +68,10 @@ function runtimeCopy(project: string, path: string): string {
 function completeProject(golden: string): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(ROOT, 'test/golden/.complete-'));
   cpSync(golden, dir, { recursive: true });
-  for (const path of kindsOf(golden).keys()) {
-    if (!RUNTIME_COPIES.has(path) || existsSync(join(dir, path))) continue;
+  const kinds = kindsOf(golden);
+  const copies = [...kinds].flatMap(([path, kind]) => (kind === 'scaffold' ? [path, originOf(path)] : [path]));
+  for (const path of copies) {
+    if (!isRuntimeCopy(path) || existsSync(join(dir, path))) continue;
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), runtimeCopy(golden, path));
   }
@@ -78,7 +85,7 @@ describe.each(SCENARIOS)('golden output: %s', (_name, spec, golden) => {
     rmSync(golden, { recursive: true, force: true });
     const result = await runCli(['generate', relative(ROOT, spec), '--out', relative(ROOT, golden), '--quiet']);
     expect(result).toMatchObject({ code: 0 });
-    if (!holdsRuntime(golden)) for (const path of RUNTIME_COPIES.keys()) rmSync(join(golden, path), { force: true });
+    if (!holdsRuntime(golden)) for (const path of [...RUNTIME_COPIES.keys(), ...RUNTIME_ORIGINS.keys()]) rmSync(join(golden, path), { force: true });
   });
 
   test('every generated file matches its golden copy, with no file missing or extra', async () => {
