@@ -79,7 +79,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'fields-ignored',
     breaks: 'sparse fieldsets: fields is accepted but every field is returned',
-    patches: [patch(OPERATION, 'sparse(item, fieldset, route.shape)', 'sparse(item, { ...fieldset, named: [] }, route.shape)')],
+    patches: [patch(OPERATION, 'fieldset, route.shape),\n  );', '{ ...fieldset, named: [] }, route.shape),\n  );')],
     fails: /returns only the fields named in fields/,
   },
   {
@@ -117,7 +117,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'patch-replaces-whole-resource',
     breaks: 'PATCH changes only the fields it names (here it replaces the resource, dropping the others)',
-    patches: [patch(MEMORY, '({ ...row, ...(request.body as object)', '({ ...(request.body as object)')],
+    patches: [patch(MEMORY, '({ ...row, ...this.written(request.body)', '({ ...this.written(request.body)')],
     fails: /PATCH \S+ → 200, changes \w+ and nothing else/,
   },
   {
@@ -401,7 +401,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'singleton-patch-replaces',
     breaks: 'PATCH of a singleton changes only what it names (here it replaces the whole value)',
-    patches: [patch(SINGLETON, 'value === null ? null : { ...value, ...(request.body as Value) }', 'value === null ? null : { ...(request.body as Value) }')],
+    patches: [patch(SINGLETON, ': { ...value, ...without(request.body as Value, this.options.serverFields) }', ': { ...without(request.body as Value, this.options.serverFields) }')],
     fails: /PATCH \/settings → 200, changes \w+ and nothing else/,
     project: 'shapes',
   },

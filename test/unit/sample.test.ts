@@ -102,6 +102,8 @@ describe('values a server makes', () => {
 
   test('samples of several answers merge member by member; the first scalar wins', () => {
     expect(mergeSamples([{ code: 1, result: { token: 'a' } }, { code: 2, result: { user: 'b' } }])).toEqual({ code: 1, result: { token: 'a', user: 'b' } });
+    // One answer allows null where another requires a value (GitHub's `pushed_at`): the value fits both.
+    expect(mergeSamples([{ pushed_at: null }, { pushed_at: '2024-01-01T00:00:00Z' }])).toEqual({ pushed_at: '2024-01-01T00:00:00Z' });
   });
 });
 

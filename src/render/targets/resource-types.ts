@@ -6,8 +6,9 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
 import { commentText, stringLiteral } from '../../model/names.js';
-import { itemSchemaOf, requiredResourceFields } from '../../openapi/classify.js';
-import { deref, isObject, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../openapi/document.js';
+import { itemSchemaOf, propertiesOf, requiredResourceFields } from '../../openapi/classify.js';
+import { schemaFits } from '../../openapi/schema-fit.js';
+import { deref, isObject, type OpenApiDocument, type OperationObject, type Reference, type RequestBodyObject, type SchemaObject } from '../../openapi/document.js';
 import { ROOT_NAMES } from '../../model/naming.js';
 import { templateFile, type Target } from '../target.js';
 
@@ -166,9 +167,52 @@ export function storedParentOf(resource: ResourceModel, resources: ReadonlyMap<s
 }
 
 /** The schema of an operation's JSON request body, where it takes one. */
-export function bodySchemaOf(document: OpenApiDocument, operation: OperationModel): unknown {
+export function bodySchemaOf(document: OpenApiDocument, operation: OperationModel): SchemaObject | Reference | undefined {
   if (!operation.requestBody?.jsonContentType) return undefined;
   const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
   const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
   return body?.content[operation.requestBody.jsonContentType]?.schema;
+}
+
+/** The order answers are sampled in: the read's, the fullest description of an item, first. */
+const ANSWER_ORDER: OperationModel['kind'][] = ['read', 'list', 'create', 'replace', 'update'];
+
+/** The item schemas of every answer of a resource that carries it (a create may answer another shape than a read), the read's first. */
+export function answeredItemSchemasOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): (SchemaObject | Reference)[] {
+  return model.operations
+    .filter((operation) => operation.resource === resource.key && operation.success.contentType && ANSWER_ORDER.includes(operation.kind))
+    .sort((a, b) => ANSWER_ORDER.indexOf(a.kind) - ANSWER_ORDER.indexOf(b.kind))
+    .map((operation) => document.paths?.[operation.path]?.[operation.method])
+    .flatMap((source) => (isObject(source) ? [itemSchemaOf(document, source as OperationObject)] : []))
+    .filter((schema): schema is SchemaObject | Reference => schema !== undefined);
+}
+
+const WRITES = new Set<OperationModel['kind']>(['create', 'replace', 'update']);
+
+/**
+ * The fields a write names that the store does not keep as written, because
+ * what the write allows there does not fit what an answer declares (GitHub
+ * writes a tag's `object` as a sha and answers an object; a `homepage` any
+ * string, answered as a URI). The store answers a value of its own for them,
+ * and the suite does not expect its value back. Service and suite read them here.
+ */
+export function serverShapedFieldsOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): string[] {
+  const answers = answeredItemSchemasOf(model, resource, document).map((schema) => new Map(propertiesOf(document, schema).map((field) => [field.name, field.schema])));
+  const written = model.operations
+    .filter((operation) => operation.resource === resource.key && WRITES.has(operation.kind))
+    .flatMap((operation) => propertiesOf(document, bodySchemaOf(document, operation)));
+  const misfits = written.filter(({ name, schema }) => answers.some((answer) => answer.has(name) && !schemaFits(document, schema, answer.get(name))));
+  return [...new Set(misfits.map(({ name }) => name))].sort();
+}
+
+/**
+ * The field an item's path names it by, where that is not `id`
+ * (`/variables/{name}` beside a `name` field and no `id`): the store keys
+ * items by its written value, keeps it on writes, and the suite addresses
+ * items by it.
+ */
+export function keyFieldOf(resource: ResourceModel): string | undefined {
+  const param = resource.idParams[0];
+  if (param === undefined || resource.singleton || resource.fields.some((field) => field.name === 'id')) return undefined;
+  return resource.fields.some((field) => field.name === param) ? param : undefined;
 }

@@ -34,6 +34,10 @@ export interface ResourcePlan {
   unknownParents: Record<string, string | number>;
   createdField?: string;
   updatedField?: string;
+  /** Fields a write names whose value the service does not keep: what it answers there is its own. */
+  serverFields?: string[];
+  /** The field an item's path names it by, where it is not `id` (`/variables/{name}`): what a create wrote there addresses the item. */
+  keyField?: string;
 }
 
 export interface OperationPlan {

@@ -65,3 +65,28 @@ test('a list naming part of the scope is still undefined (404) under a missing p
   utxos.create({ path: { address: id, asset: 'ada' }, body: { amount: 1 } });
   expect(utxos.list<Row>({ path: {}, list })!.items.map((item) => item.amount)).toEqual([1]);
 });
+
+// Before: GitHub's `POST …/git/tags` wrote `object` as a sha and every read answered it where the spec declares an object.
+test('a field whose written value does not fit the answer holds the server-made value, on every write', () => {
+  const tags = new MemoryCollection<Row>({
+    type: 'tags',
+    shape: 'flat',
+    idParam: 'tag_sha',
+    ids: 'uuid',
+    defaults: { object: { sha: 'sample', type: 'commit' } },
+    serverFields: ['object'],
+  });
+  const created = tags.create<Row>({ path: {}, body: { tag: 'v1', object: 'abc123' } });
+  expect(created).toMatchObject({ tag: 'v1', object: { sha: 'sample', type: 'commit' } });
+  const updated = tags.update<Row>({ path: { tag_sha: created!.id }, body: { object: 'def456', tag: 'v2' } });
+  expect(updated).toMatchObject({ tag: 'v2', object: { sha: 'sample', type: 'commit' } });
+});
+
+// Before: GitHub's `POST /orgs/{org}/actions/variables` made a UUID, while `GET …/variables/{name}` looks the item up by its name.
+test('an item named by a key field is found by what was written there, keeps it, and a second one of that name conflicts', () => {
+  const variables = new MemoryCollection<Row>({ type: 'variables', shape: 'flat', idParam: 'name', ids: 'uuid', keyField: 'name' });
+  variables.create({ path: {}, body: { name: 'TOKEN', value: 'a' } });
+  expect(variables.get<Row>({ path: { name: 'TOKEN' } })).toMatchObject({ name: 'TOKEN', value: 'a' });
+  expect(variables.update<Row>({ path: { name: 'TOKEN' }, body: { name: 'OTHER', value: 'b' } })).toMatchObject({ name: 'TOKEN', value: 'b' });
+  expect(() => variables.create({ path: {}, body: { name: 'TOKEN', value: 'c' } })).toThrow(/exists already/);
+});

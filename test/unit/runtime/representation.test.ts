@@ -1,6 +1,7 @@
 /** How a resource is shown: flat or typed, sparse fieldsets (`id` and required fields always kept), embedded relations. */
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
 import {
+  declaredOnly,
   embed,
   fieldOf,
   namesIn,
@@ -55,6 +56,18 @@ describe('namesIn: the names a `fields` or `include` parameter lists', () => {
       status: 400,
       details: [{ field: 'query.include', message: 'is not supported here', code: 'INVALID_VALUE' }],
     });
+  });
+});
+
+// Before: GitHub's create of a variable answers `{}` (closed); the store's item was sent whole.
+describe('declaredOnly', () => {
+  it('sends only what a closed answer declares, an empty object for none', () => {
+    expect(declaredOnly(flatBook, ['title'], 'flat')).toEqual({ title: 'Dune' });
+    expect(declaredOnly(flatBook, [], 'flat')).toEqual({});
+  });
+  it('leaves an open answer (no list) and the typed shape as they are', () => {
+    expect(declaredOnly(flatBook, undefined, 'flat')).toBe(flatBook);
+    expect(declaredOnly(typedBook, ['title'], 'typed')).toBe(typedBook);
   });
 });
 

@@ -49,13 +49,17 @@ function allowsNull(schema: SchemaObject): boolean {
   return schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null')) || schema.type === 'null';
 }
 
-/** Objects merged member by member (nested objects alike); the first value given wins elsewhere. */
+/**
+ * Objects merged member by member (nested objects alike); elsewhere the first
+ * value given wins, but a value wins over null (one answer may allow null
+ * where another requires a value).
+ */
 export function mergeSamples(samples: { [key: string]: Json }[]): { [key: string]: Json } {
   const merged: { [key: string]: Json } = {};
   for (const sample of samples) {
     for (const [name, value] of Object.entries(sample)) {
       const known = merged[name];
-      if (known === undefined) merged[name] = value;
+      if (known === undefined || known === null) merged[name] = value;
       else if (isPlainObject(known) && isPlainObject(value)) merged[name] = mergeSamples([known, value]);
     }
   }

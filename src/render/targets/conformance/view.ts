@@ -11,7 +11,7 @@ import { queryPairs } from '../../../runtime/client/styles.js';
 import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
-import { answerOf, bodySchemaOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
+import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
 export interface TestView {
@@ -77,6 +77,8 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
   // Values no resource of the API describes: the parents' where there is no parent to create, and the collection's own.
   const madeUp = parent ? resource.scopeParams : parentParams;
+  const serverFields = serverShapedFieldsOf(model, resource, document);
+  const keyField = keyFieldOf(resource);
   return {
     shape: resource.shape,
     ...(resource.idParams[0] ? { idParam: resource.idParams[0] } : {}),
@@ -89,6 +91,8 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     unknownParents: Object.fromEntries(parentParams.map((name) => [name, unknownIdFor(idParameterSchema(document, own, name)) ?? UNKNOWN_STRING])),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
+    ...(serverFields.length > 0 ? { serverFields } : {}),
+    ...(keyField ? { keyField } : {}),
   };
 }
 
@@ -288,12 +292,14 @@ function notFoundTests({ operation, plan, resource }: TestInput): TestView[] {
 /** A field the suite may vary through a body: not the id, which the store gives (a body's `id` never changes it). */
 const isBodyField = (name: string) => name !== 'id';
 
-/** A body that changes one field of the operation's sample to another valid value. */
-function changeOf(document: OpenApiDocument, operation: OperationModel): Record<string, unknown> | undefined {
+/** A body that changes one field of the operation's sample to another valid value: one the service keeps as written. */
+function changeOf(document: OpenApiDocument, operation: OperationModel, plan: ResourcePlan): Record<string, unknown> | undefined {
   const schema = bodySchemaOf(document, operation);
   const sample = schema === undefined ? undefined : sampleOf(document, schema);
   if (!isObject(sample)) return undefined;
-  for (const name of writablePropertiesOf(document, schema).filter(isBodyField)) {
+  // The service keeps neither the fields it answers its own values for nor the key that names the item.
+  const kept = new Set([...(plan.serverFields ?? []), ...(plan.keyField ? [plan.keyField] : [])]);
+  for (const name of writablePropertiesOf(document, schema).filter((name) => isBodyField(name) && !kept.has(name))) {
     const other = valuesOf(document, schema, name, 2)?.find((value) => value !== sample[name]);
     if (other !== undefined) return { [name]: other };
   }
@@ -304,7 +310,7 @@ function bodyTests({ operation, document, plan, resource }: TestInput): TestView
   const schema = bodySchemaOf(document, operation);
   if (schema === undefined || !plan || operation.kind === 'other') return [];
   const tests: TestView[] = [];
-  const change = changeOf(document, operation);
+  const change = changeOf(document, operation, plan);
   const changed = change && Object.keys(change)[0];
   const singleton = resource?.singleton === true;
   if (operation.kind === 'replace' && change) tests.push(test(operation, `→ ${operation.success.status}, replaces the resource (GET shows the new ${changed})`, singleton ? 'replacesSingleton' : 'replaces', change));
@@ -326,7 +332,9 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   if (!plan || !resource || !answerOf(operation).isList) return [];
   const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
   const create = model.operations.find((candidate) => candidate.resource === resource.key && candidate.kind === 'create');
+  // The values a list is sorted, filtered and searched by are written by creates: not those the service answers its own for.
   const createSchema = create && bodySchemaOf(document, create);
+  const written = (name: string) => createSchema !== undefined && !(plan.serverFields ?? []).includes(name);
   const paging = operation.paging!;
   const tests = [test(operation, `→ 422 VALIDATION_ERROR for limit above the maximum (${paging.maxLimit})`, 'rejectsLimitAboveMaximum')];
   if (paging.style === 'cursor') {
@@ -339,7 +347,7 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   }
   if (query.has('sort')) {
     for (const field of resource.fields.filter((candidate) => candidate.sortable)) {
-      const values = createSchema === undefined ? undefined : valuesOf(document, createSchema, field.name, 3);
+      const values = written(field.name) ? valuesOf(document, createSchema, field.name, 3) : undefined;
       if (values || field.name === resource.createdField) {
         // An enum sorts in the order it declares its values, as the default store does.
         const declared = field.enum ? { enum: field.enum } : {};
@@ -350,12 +358,12 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   // Without known fields (a free-form object) there is nothing to select.
   if (query.has('fields') && resource.fields.length > 0) tests.push(selectsFieldsTest(document, operation, resource));
   for (const field of resource.fields.filter((candidate) => candidate.filterable && query.has(candidate.name))) {
-    const values = createSchema === undefined ? undefined : valuesOf(document, createSchema, field.name, 2);
+    const values = written(field.name) ? valuesOf(document, createSchema, field.name, 2) : undefined;
     if (values) tests.push(test(operation, `→ filters on ${field.name}`, 'filters', { field: field.name, values }));
   }
   if (query.has('created_after') && resource.createdField) tests.push(test(operation, '→ created_after and created_before bound the creation date', 'filtersByCreationDate'));
   // A marker must fit the field: a plain string of room enough.
-  const searchable = createSchema === undefined ? undefined : plainStringsOf(document, createSchema).find((field) => field.maxLength >= 16 && isBodyField(field.name));
+  const searchable = createSchema === undefined ? undefined : plainStringsOf(document, createSchema).find((field) => field.maxLength >= 16 && isBodyField(field.name) && written(field.name));
   if (query.has('search') && searchable) tests.push(test(operation, `→ search finds an item by its ${searchable.name}`, 'searches', { field: searchable.name }));
   return tests;
 }
@@ -380,7 +388,7 @@ function cachingTests({ operation, plan, resource, model, document }: TestInput)
   if (operation.kind !== 'read') return tests;
   const writes = model.operations.filter((candidate) => candidate.resource === resource.key && (candidate.kind === 'update' || candidate.kind === 'replace'));
   for (const write of plan.sample === undefined ? [] : writes) {
-    const change = changeOf(document, write);
+    const change = changeOf(document, write, plan);
     if (change) tests.push(test(operation, `→ changed by ${write.httpMethod}, the resource no longer matches its old ETag`, 'changesETag', { operationId: write.operationId, body: change }));
   }
   // Without known fields (a free-form object) there is nothing to select.

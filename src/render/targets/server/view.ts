@@ -4,14 +4,14 @@
  */
 import type { ApiModel, OperationModel, ParameterModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type SchemaObject } from '../../../openapi/document.js';
-import { itemSchemaOf, jsonSchemaOf, scalarTypeOf, successResponse } from '../../../openapi/classify.js';
+import { itemSchemaOf, jsonSchemaOf, propertiesOf, scalarTypeOf, successResponse } from '../../../openapi/classify.js';
 import type { ParameterStyles, StyledParameter } from '../../../runtime/server/generated/conventions/styles.js';
 import { singular } from '../../../openapi/names.js';
 import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, storedKindOf, storedParentOf, storedResourceKeys, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -40,6 +40,8 @@ export interface RouteView {
   shape: string;
   /** What a `fields` answer keeps whatever it names: the fields the item's response schema requires. */
   requiredFields?: string[];
+  /** A closed answer's (`additionalProperties: false`) fields, as JSON text (`[]` is one): the only ones it sends. */
+  declaredFields?: string;
   includes: { name: string; operationId: string; itemParam?: string }[];
   updatedField?: string;
   cacheControl: string;
@@ -91,6 +93,12 @@ export interface CollectionView {
   /** Sortable enum fields: their values in declared order, the order they sort in. */
   sortOrders?: Record<string, unknown[]>;
   seed?: string;
+  /** What an item holds where no write gave it a value, as JSON text. */
+  defaults?: string;
+  /** Fields whose written value the store does not keep (it does not fit what is answered). */
+  serverFields?: string[];
+  /** The field the item's path names it by, where it is not `id`. */
+  keyField?: string;
 }
 
 /** A singleton of the default store: one value per owner, valid for its schema from the start. */
@@ -104,6 +112,8 @@ export interface SingletonView {
   initial: string;
   /** What a replace that leaves them out keeps, as JSON text. */
   defaults?: string;
+  /** Fields whose written value the store does not keep (it does not fit what is answered). */
+  serverFields?: string[];
   updatedField?: string;
 }
 
@@ -249,6 +259,7 @@ function routeView({ model, document, operation, resource, group, resources, val
       : {}),
     shape: operation.resourceShape,
     ...(required.length > 0 ? { requiredFields: required } : {}),
+    ...declaredFieldsOf(document, operation),
     includes: hasData && resource ? relationsOf(resource, resources, model) : [],
     ...(resource?.updatedField ? { updatedField: resource.updatedField } : {}),
     cacheControl: operation.cacheControl,
@@ -357,7 +368,8 @@ function singletonView(input: CollectionInput): SingletonView {
   const parent = storedParentOf(input.resource, input.resources, input.stored);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
   const scope = resource.parents.flatMap((p) => p.idParams);
-  const defaults = serverMadeValuesOf(model, resource, document, { pathFields: scope, writtenBy: 'replace' });
+  const serverFields = serverShapedFieldsOf(model, resource, document);
+  const defaults = serverMadeValuesOf(model, resource, document, { pathFields: scope, writtenBy: 'replace', serverFields });
   return {
     variable: resource.identifier,
     itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
@@ -365,6 +377,7 @@ function singletonView(input: CollectionInput): SingletonView {
     ...(parent ? { parent: parent.identifier } : {}),
     initial: JSON.stringify(initialValueOf(model, resource, document) ?? null),
     ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
+    ...(serverFields.length > 0 ? { serverFields } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
   };
 }
@@ -397,17 +410,14 @@ function serverMadeValuesOf(
   model: ApiModel,
   resource: ResourceModel,
   document: OpenApiDocument,
-  { pathFields, writtenBy }: { pathFields: string[]; writtenBy: 'create' | 'replace' },
+  { pathFields, writtenBy, serverFields }: { pathFields: string[]; writtenBy: 'create' | 'replace'; serverFields: string[] },
 ): Record<string, unknown> | undefined {
   const operations = model.operations.filter((operation) => operation.resource === resource.key);
-  // What the write that makes the value (a collection's create, a singleton's replace) must send is never missing from it.
+  // What the write that makes the value (a collection's create, a singleton's replace) must send is never missing from it, unless the store does not keep it.
   const sent = operations.filter((operation) => operation.kind === writtenBy).flatMap((operation) => requiredPropertiesOf(document, bodySchemaOf(document, operation)));
-  const own = new Set(['id', ...sent, ...pathFields, ...(resource.createdField ? [resource.createdField] : []), ...(resource.updatedField ? [resource.updatedField] : [])]);
-  const answers = operations
-    .filter((operation) => operation.success.contentType && operation.kind !== 'other' && operation.kind !== 'delete')
-    .map((operation) => document.paths?.[operation.path]?.[operation.method])
-    .map((source) => (isObject(source) ? itemSchemaOf(document, source) : undefined));
-  const values = mergeSamples(answers.map((schema) => (schema === undefined ? {} : requiredResponseValuesOf(document, schema))));
+  const kept = sent.filter((name) => !serverFields.includes(name));
+  const own = new Set(['id', ...kept, ...pathFields, ...(resource.createdField ? [resource.createdField] : []), ...(resource.updatedField ? [resource.updatedField] : [])]);
+  const values = mergeSamples(answeredItemSchemasOf(model, resource, document).map((schema) => requiredResponseValuesOf(document, schema)));
   const made = Object.entries(values).filter(([name]) => !own.has(name));
   return made.length > 0 ? Object.fromEntries(made) : undefined;
 }
@@ -420,7 +430,9 @@ function collectionView(input: CollectionInput): CollectionView {
   const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
   const seed = canCreate(model, resource) || resource.shape !== 'flat' ? undefined : examplesOf(model, resource, document);
   const item = itemTypeName(resource, model.operations.filter((operation) => operation.resource === resource.key));
-  const defaults = resource.shape === 'flat' ? serverMadeValuesOf(model, resource, document, { pathFields: parentParams, writtenBy: 'create' }) : undefined;
+  const pathFields = pathFieldsOf(model, resource, document, parentParams);
+  const serverFields = resource.shape === 'flat' ? serverShapedFieldsOf(model, resource, document) : [];
+  const defaults = resource.shape === 'flat' ? serverMadeValuesOf(model, resource, document, { pathFields, writtenBy: 'create', serverFields }) : undefined;
   return {
     variable: resource.identifier,
     itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
@@ -430,13 +442,56 @@ function collectionView(input: CollectionInput): CollectionView {
     ids: (idField?.type ?? idParameterType(model, resource, document)) === 'integer' ? 'integer' : 'uuid',
     ...(parent ? { parent: parent.identifier } : {}),
     scope: parentParams,
-    pathFields: parentParams.filter((param) => resource.fields.some((field) => field.name === param)),
+    pathFields,
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
     ...sortOrdersOf(resource),
     ...(seed ? { seed: JSON.stringify(seed) } : {}),
     ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
+    ...(serverFields.length > 0 ? { serverFields } : {}),
+    ...keyFieldView(resource),
   };
+}
+
+function keyFieldView(resource: ResourceModel): { keyField?: string } {
+  const keyField = keyFieldOf(resource);
+  return keyField ? { keyField } : {};
+}
+
+/**
+ * The parents' ids an item carries as fields (`author_id`): those its answers
+ * declare a field of the path parameter's scalar type for (GitHub's `owner`
+ * path parameter is a login; a task's `owner` field an object). Its values
+ * are the parent's ids, which fit their own field.
+ */
+function pathFieldsOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument, parentParams: string[]): string[] {
+  const answers = answeredItemSchemasOf(model, resource, document).map((schema) => new Map(propertiesOf(document, schema).map((field) => [field.name, field.schema])));
+  const parameters = model.operations.filter((operation) => operation.resource === resource.key).flatMap((operation) => operation.parameters.path);
+  return parentParams.filter((param) => {
+    const parameter = parameters.find((candidate) => candidate.name === param);
+    const declared = answers.filter((answer) => answer.has(param));
+    const type = parameter && deref<SchemaObject>(document, parameter.schema);
+    const scalar = type && scalarTypeOf(type);
+    return resource.fields.some((field) => field.name === param) && declared.every((answer) => scalar !== undefined && sameScalar(scalar, answer.get(param)!));
+  });
+}
+
+/**
+ * The fields of a flat item a closed response schema declares: a store may
+ * hold more (an id the answer has no room for), which the service does not send.
+ */
+function declaredFieldsOf(document: OpenApiDocument, operation: OperationModel): { declaredFields?: string } {
+  const source = document.paths?.[operation.path]?.[operation.method];
+  const item = isObject(source) && operation.resourceShape === 'flat' ? itemSchemaOf(document, source as OperationObject) : undefined;
+  const schema = item && deref<SchemaObject>(document, item);
+  if (schema?.additionalProperties !== false) return {};
+  return { declaredFields: JSON.stringify(propertiesOf(document, schema).map((field) => field.name)) };
+}
+
+/** Whether a field holds the scalar type a path parameter gives (an integer id fits a number field). */
+function sameScalar(type: string, field: SchemaObject): boolean {
+  const declared = scalarTypeOf(field);
+  return declared === type || (type === 'integer' && declared === 'number');
 }
 
 function sortOrdersOf(resource: ResourceModel): { sortOrders?: Record<string, unknown[]> } {
@@ -470,6 +525,7 @@ function examplesOf(model: ApiModel, resource: ResourceModel, document: OpenApiD
   const schema = item && deref<SchemaObject>(document, item);
   if (!schema) return undefined;
   const examples = Array.isArray(schema.examples) ? schema.examples : schema.example !== undefined ? [schema.example] : [];
-  const usable = examples.filter((example) => isObject(example) && (typeof example.id === 'string' || typeof example.id === 'number'));
+  const key = keyFieldOf(resource) ?? 'id';
+  const usable = examples.filter((example) => isObject(example) && (typeof example[key] === 'string' || typeof example[key] === 'number'));
   return usable.length > 0 ? usable : undefined;
 }

@@ -5,7 +5,7 @@
  * before anyone writes it; a DELETE empties it (GET answers 404) until a PUT
  * fills it again. specforge created this file once; it is yours.
  */
-import { storable, type MemoryCollection } from './memory.js';
+import { storable, without, type MemoryCollection } from './memory.js';
 
 type Path = Record<string, unknown>;
 type Value = Record<string, unknown>;
@@ -23,6 +23,8 @@ export interface SingletonOptions {
    * `PUT …/actions/permissions/workflow` sends two of the four fields its GET requires).
    */
   defaults?: Value;
+  /** Fields a write may name whose value it does not keep: it does not fit what is answered. */
+  serverFields?: string[];
   updatedField?: string;
 }
 
@@ -41,13 +43,15 @@ export class MemorySingleton<Item> {
   replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(request.path as Path, () => ({
       ...this.options.defaults,
-      ...(request.body as Value),
+      ...without(request.body as Value, this.options.serverFields),
     }));
   }
 
   update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(request.path as Path, (value) =>
-      value === null ? null : { ...value, ...(request.body as Value) },
+      value === null
+        ? null
+        : { ...value, ...without(request.body as Value, this.options.serverFields) },
     );
   }
 

@@ -45,6 +45,18 @@ export interface CollectionOptions {
    * every answer carries what the spec promises.
    */
   defaults?: Record<string, unknown>;
+  /**
+   * Fields a write may name whose value the store does not keep, because it
+   * does not fit what the answers declare (a sha written, an object
+   * answered): the item holds its default for them instead.
+   */
+  serverFields?: string[];
+  /**
+   * The field the item's path names it by, where it is not `id`
+   * (`/variables/{name}`): an item's id is its written value, which writes
+   * then keep.
+   */
+  keyField?: string;
 }
 
 interface Stored {
@@ -68,7 +80,8 @@ export class MemoryCollection<Item> {
   private lastId = 0;
 
   constructor(private readonly options: CollectionOptions) {
-    for (const row of options.seed ?? []) this.insert(row, '', []);
+    for (const row of options.seed ?? [])
+      this.insert({ ...row, id: row.id ?? this.keyOf(row) }, '', []);
   }
 
   /**
@@ -111,10 +124,13 @@ export class MemoryCollection<Item> {
     const scope = this.scopeOf(path);
     if (scope === undefined) return undefined;
     const now = new Date().toISOString();
+    const id = this.keyOf(request.body as Row);
+    if (this.rows.has(keyOf(scope, id)))
+      throw errors.conflict(`An item named ${JSON.stringify(id)} exists already.`);
     const row: Row = {
       ...this.options.defaults,
-      ...(request.body as object),
-      id: this.newId(),
+      ...this.written(request.body),
+      id,
       ...this.fromPath(path),
     };
     if (this.options.createdField) row[this.options.createdField] = now;
@@ -128,7 +144,7 @@ export class MemoryCollection<Item> {
       (row) =>
         ({
           ...this.options.defaults,
-          ...(request.body as object),
+          ...this.written(request.body),
           ...pick(row, this.kept()),
         }) as Row,
     );
@@ -137,7 +153,7 @@ export class MemoryCollection<Item> {
   update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(
       request.path as Path,
-      (row) => ({ ...row, ...(request.body as object), ...pick(row, this.kept()) }) as Row,
+      (row) => ({ ...row, ...this.written(request.body), ...pick(row, this.kept()) }) as Row,
     );
   }
 
@@ -216,10 +232,16 @@ export class MemoryCollection<Item> {
     return this.present<Out>(stored.row);
   }
 
+  /** What the store keeps of a request body. */
+  private written(body: unknown): Partial<Row> {
+    return without(body as Row, this.options.serverFields);
+  }
+
   /** Fields a write never changes: the id, where it is nested, when it was created. */
   private kept(): string[] {
     return [
       'id',
+      ...(this.options.keyField ? [this.options.keyField] : []),
       ...(this.options.pathFields ?? []),
       ...(this.options.createdField ? [this.options.createdField] : []),
     ];
@@ -231,7 +253,10 @@ export class MemoryCollection<Item> {
     return stored;
   }
 
-  private newId(): string | number {
+  /** A new item's id: the value of its key field where it has one, else a new one. */
+  private keyOf(row: Partial<Row>): string | number {
+    const key = this.options.keyField && row[this.options.keyField];
+    if (typeof key === 'string' || typeof key === 'number') return key;
     return this.options.ids === 'integer' ? ++this.lastId : randomUUID();
   }
 
@@ -283,6 +308,13 @@ export function storable<Value>(row: Value): Value {
     );
   }
   return JSON.parse(text) as Value;
+}
+
+/** The object without the named fields. */
+export function without<Value extends object>(value: Value, fields: string[] = []): Partial<Value> {
+  return Object.fromEntries(
+    Object.entries(value ?? {}).filter(([field]) => !fields.includes(field)),
+  ) as Partial<Value>;
 }
 
 function pick(row: Row, fields: string[]): Partial<Row> {

@@ -195,6 +195,14 @@ function expectFields(fields: JsonObject, body: Json | undefined, what: string):
   }
 }
 
+/** What of a body the resource answers back: all but the fields the service answers values of its own for. */
+function echoedOf(plan: OperationPlan, body: Json | undefined): JsonObject {
+  const ignored = new Set(resourceOf(plan).serverFields ?? []);
+  return Object.fromEntries(
+    Object.entries((body ?? {}) as JsonObject).filter(([name]) => !ignored.has(name)),
+  );
+}
+
 export const creates: Check = {
   skip: needsItem,
   async run(suite, plan) {
@@ -204,15 +212,19 @@ export const creates: Check = {
     expectSuccess(answer, plan);
     // Without a body there is no item to follow; with only an id, the GET shows its fields.
     if (!plan.hasData) return;
-    const item = itemOf(plan.resource!, answer.body.data, path);
+    const item = itemOf(plan.resource!, answer.body.data, path, body);
     suite.track(item);
     if (typeof answer.body.data === 'object')
-      expectFields(item.fields, body, 'The created resource');
+      expectFields(item.fields, echoedOf(plan, body), 'The created resource');
     const read = resourceOf(plan).operations.read;
     if (!read) return;
     const again = await suite.request(operation(read), { path: item.path });
     expectSuccess(again, operation(read));
-    expectFields(flatten(resourceOf(plan), again.body.data), body, 'GET after POST');
+    expectFields(
+      flatten(resourceOf(plan), again.body.data),
+      echoedOf(plan, body),
+      'GET after POST',
+    );
   },
 };
 
@@ -247,9 +259,18 @@ export const replaces: Check<JsonObject> = {
     const answer = await suite.request(plan, { path: item.path, body });
     expectSuccess(answer, plan);
     if (plan.hasData)
-      expectFields(flatten(resourceOf(plan), answer.body.data), body, 'The replaced resource');
+      expectFields(
+        flatten(resourceOf(plan), answer.body.data),
+        echoedOf(plan, body),
+        'The replaced resource',
+      );
     const after = await readBack(suite, plan, item.path);
-    if (after) expectFields(flatten(resourceOf(plan), after.body?.data), body, 'GET after PUT');
+    if (after)
+      expectFields(
+        flatten(resourceOf(plan), after.body?.data),
+        echoedOf(plan, body),
+        'GET after PUT',
+      );
   },
 };
 
@@ -427,7 +448,8 @@ export const publicWithoutCredential: Check = {
     if (answer.status === 401 || answer.status === 403)
       fail(`A public operation refused a caller without a credential: ${answer.status}.`);
     if (plan.kind !== 'other') expectSuccess(answer, plan);
-    if (plan.kind === 'create') suite.track(itemOf(plan.resource!, answer.body.data, path));
+    if (plan.kind === 'create')
+      suite.track(itemOf(plan.resource!, answer.body.data, path, bodyOf(plan)));
   },
 };
 

@@ -378,9 +378,12 @@ class HttpSuite implements Suite {
       throw new Error(
         `Could not create test data: ${create.method} ${create.path} answered ${excerpt(answer)}`,
       );
-    const item = itemOf(resource, answer.body?.data, path);
+    const item = itemOf(resource, answer.body?.data, path, body);
     this.track(item);
-    return isScalar(answer.body?.data) ? this.withFields(item) : item;
+    // An answer of the id alone (or of nothing but the key it was written with) shows none of its fields.
+    return isScalar(answer.body?.data) || Object.keys(item.fields).length === 0
+      ? this.withFields(item)
+      : item;
   }
 
   /** The item with the fields its read answers: a create that answers only the new id shows none. */
@@ -568,10 +571,17 @@ export function itemOf(
   resource: string,
   data: unknown,
   scope: Record<string, string | number>,
+  written?: Json,
 ): Item {
   const plan = API.resources[resource]!;
   const fields = flatten(plan, data);
-  const id = isScalar(data) ? data : fields.id;
+  // An item named by another field than its id is addressed by it: as answered, else as written.
+  const key = plan.keyField;
+  const id = isScalar(data)
+    ? data
+    : key
+      ? (fields[key] ?? (written as JsonObject | undefined)?.[key])
+      : fields.id;
   if (typeof id !== 'string' && typeof id !== 'number')
     throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
   return {

@@ -25,7 +25,14 @@ import {
   type OffsetPage,
   type PagingRule,
 } from './paging.js';
-import { embed, fieldOf, namesIn, sparse, type ResourceShape } from './representation.js';
+import {
+  declaredOnly,
+  embed,
+  fieldOf,
+  namesIn,
+  sparse,
+  type ResourceShape,
+} from './representation.js';
 import type { ServiceState } from './state.js';
 import { deserializeHeaders, deserializeQuery, type ParameterStyles } from './styles.js';
 import { problemsOf, type Validator } from './validation.js';
@@ -83,6 +90,8 @@ export interface OperationRoute<Handlers> {
   fields: readonly string[];
   /** What a `fields` answer keeps whatever it names: the fields the item's response schema requires. */
   requiredFields?: readonly string[];
+  /** A closed answer's fields (`additionalProperties: false`): the only ones it sends. */
+  declaredFields?: readonly string[];
   includes: Relation[];
   updatedField?: string;
   cacheControl: string;
@@ -211,7 +220,9 @@ async function answer<Handlers>(
     ? (result as CursorPage<unknown> | OffsetPage<unknown>).items
     : [result];
   const fieldset = { named: fields, required: route.requiredFields ?? [] };
-  let shown = items.map((item) => sparse(item, fieldset, route.shape));
+  let shown = items.map((item) =>
+    sparse(declaredOnly(item, route.declaredFields, route.shape), fieldset, route.shape),
+  );
   if (include.length > 0) {
     const related = await Promise.all(
       items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),

@@ -73,6 +73,22 @@ export function sparse(
   return { ...rest, attributes: keep(attributes ?? {}) };
 }
 
+/**
+ * A flat item with only the fields its closed response schema declares: what
+ * a store holds beside them (an id the answer has no room for) is not sent.
+ */
+export function declaredOnly(
+  resource: unknown,
+  declared: readonly string[] | undefined,
+  shape: ResourceShape,
+): unknown {
+  if (!declared || shape !== 'flat' || typeof resource !== 'object' || resource === null)
+    return resource;
+  return Object.fromEntries(
+    Object.entries(resource as Fields).filter(([name]) => declared.includes(name)),
+  );
+}
+
 /** Embeds related resources: under their name in a flat resource, under `relationships` in a typed one. */
 export function embed(
   resource: unknown,
