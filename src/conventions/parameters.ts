@@ -50,7 +50,9 @@ export function conventionParameters(document: OpenApiDocument, input: Parameter
       return p?.in === 'query' && p.name === name;
     });
 
-  if (input.kind === 'read') return [...others, ref('Fields'), ...(input.singleton ? [] : [ref('Include')]), ref('IfNoneMatch')];
+  // `fields` names top-level fields: an item with none (a free-form object, an anyOf of shapes) takes no sparse fieldset.
+  const fieldset = input.fields.length > 0 ? [ref('Fields')] : [];
+  if (input.kind === 'read') return [...others, ...fieldset, ...(input.singleton ? [] : [ref('Include')]), ref('IfNoneMatch')];
   const hasCreated = findField(input.fields, CREATED_FIELDS) !== undefined;
   return [
     ...others,
@@ -58,7 +60,7 @@ export function conventionParameters(document: OpenApiDocument, input: Parameter
     limitParameter(input.config),
     sortParameter(sortableFields(input.fields)),
     ref('Order'),
-    ref('Fields'),
+    ...fieldset,
     ref('Include'),
     ref('Search'),
     ...(hasCreated ? [ref('CreatedAfter'), ref('CreatedBefore')] : []),

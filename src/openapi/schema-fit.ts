@@ -24,6 +24,11 @@ export function schemaFits(document: OpenApiDocument, written: unknown, answered
   if (to === undefined || Object.keys(to).length === 0) return true;
   if (from === undefined || depth > MAX_DEPTH) return false;
   if (jsonEqual(from, to)) return true;
+  // A choice written fits where each of its alternatives does; a choice answered, where one of them takes it.
+  const choices = alternativesOf(from);
+  if (choices) return choices.every((alternative) => schemaFits(document, alternative, to, depth + 1));
+  const options = alternativesOf(to);
+  if (options) return options.some((alternative) => schemaFits(document, from, alternative, depth + 1));
   // Combinators and keywords beyond the plain ones: only an identical schema is known to fit.
   if (![...Object.keys(from), ...Object.keys(to)].every((key) => STRUCTURE.has(key))) return false;
   return typesFit(from, to) && enumFits(from, to) && constraintsFit(from, to) && objectFits(document, from, to, depth) && itemsFit(document, from, to, depth);
@@ -34,6 +39,14 @@ function valuesOf(document: OpenApiDocument, schema: unknown): SchemaObject | un
   const resolved = isObject(schema) ? deref<SchemaObject>(document, schema) : undefined;
   if (!isObject(resolved)) return undefined;
   return Object.fromEntries(Object.entries(resolved).filter(([key]) => !ANNOTATIONS.has(key) && !key.startsWith('x-'))) as SchemaObject;
+}
+
+/** The alternatives of a schema that is only an `anyOf` or a `oneOf`. */
+function alternativesOf(schema: SchemaObject): unknown[] | undefined {
+  const keys = Object.keys(schema);
+  if (keys.length !== 1) return undefined;
+  const alternatives = (schema as Record<string, unknown>)[keys[0]!];
+  return (keys[0] === 'anyOf' || keys[0] === 'oneOf') && Array.isArray(alternatives) ? alternatives : undefined;
 }
 
 function typesOf(schema: SchemaObject): Set<string> | undefined {

@@ -413,6 +413,14 @@ describe('success envelope', () => {
     expect(health.responses!['304']).toEqual({ $ref: '#/components/responses/NotModified' });
   });
 
+  // Before: GitHub's `GET /user/interaction-limits` (an anyOf of two shapes) took `fields`, and its sparse answers broke both.
+  test('a read whose item has no top-level fields (an anyOf of shapes, a free-form object) takes no sparse fieldset', () => {
+    const shapes = { anyOf: [{ type: 'object', required: ['limit'], properties: { limit: { type: 'string' } } }, { type: 'object', additionalProperties: false }] };
+    const paths = { ...bookPaths(), '/limits': { get: { operationId: 'getLimits', responses: { '200': ok(shapes) } } } };
+    const { document: merged } = merge(spec({ paths }));
+    expect(operation(merged, '/limits', 'get').parameters).toEqual([{ $ref: '#/components/parameters/IfNoneMatch' }]);
+  });
+
   test('a 204 stays without a body', () => {
     expect(response(document, operation(document, '/books/{book_id}', 'delete'), '204').content).toBeUndefined();
   });

@@ -45,6 +45,13 @@ describe('schemaFits: every value the written schema allows, the answered one al
     expect(fits({ type: 'object', required: ['login'], properties: { login: { type: 'string' }, extra: {} } }, { ...answered, additionalProperties: false })).toBe(false);
   });
 
+  it('fits a choice answered by one of its alternatives, and a choice written by all of them', () => {
+    // Directus answers a comment's `collection` as a name or the collection itself.
+    expect(fits({ type: 'string' }, { oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/Owner' }] })).toBe(true);
+    expect(fits({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, { type: 'number' })).toBe(false);
+    expect(fits({ anyOf: [{ type: 'integer' }, { type: 'number' }] }, { type: 'number' })).toBe(true);
+  });
+
   it('says no where it cannot tell: combinators that differ', () => {
     expect(fits({ oneOf: [{ type: 'string' }, { type: 'integer' }] }, { type: 'string' })).toBe(false);
     expect(fits({ oneOf: [{ type: 'string' }] }, { oneOf: [{ type: 'string' }] })).toBe(true);

@@ -8,7 +8,7 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../../model/ind
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { ApiPlan, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { queryPairs } from '../../../runtime/client/styles.js';
-import { plainStringsOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
+import { plainStringsOf, requiredPropertiesOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
@@ -289,10 +289,18 @@ function notFoundTests({ operation, plan, resource }: TestInput): TestView[] {
   return tests;
 }
 
+function requiredOf(document: OpenApiDocument, schema: unknown, sample: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(requiredPropertiesOf(document, schema).filter((name) => name in sample).map((name) => [name, sample[name]]));
+}
+
 /** A field the suite may vary through a body: not the id, which the store gives (a body's `id` never changes it). */
 const isBodyField = (name: string) => name !== 'id';
 
-/** A body that changes one field of the operation's sample to another valid value: one the service keeps as written. */
+/**
+ * A body that changes one field of the operation's sample to another valid
+ * value (one the service keeps as written), with what the body requires
+ * (Directus's PATCH of a comment requires its `collection`).
+ */
 function changeOf(document: OpenApiDocument, operation: OperationModel, plan: ResourcePlan): Record<string, unknown> | undefined {
   const schema = bodySchemaOf(document, operation);
   const sample = schema === undefined ? undefined : sampleOf(document, schema);
@@ -301,7 +309,7 @@ function changeOf(document: OpenApiDocument, operation: OperationModel, plan: Re
   const kept = new Set([...(plan.serverFields ?? []), ...(plan.keyField ? [plan.keyField] : [])]);
   for (const name of writablePropertiesOf(document, schema).filter((name) => isBodyField(name) && !kept.has(name))) {
     const other = valuesOf(document, schema, name, 2)?.find((value) => value !== sample[name]);
-    if (other !== undefined) return { [name]: other };
+    if (other !== undefined) return { ...requiredOf(document, schema, sample), [name]: other };
   }
   return undefined;
 }

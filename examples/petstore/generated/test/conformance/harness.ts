@@ -446,7 +446,9 @@ class HttpSuite implements Suite {
       const answer = await this.request(list, { path: scope, query: { limit: 3 } });
       const data: unknown[] =
         answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
-      this.found[name] = data.map((item) => itemOf(name, item, scope));
+      // An item a closed answer shows without its id cannot be addressed.
+      const addressable = data.filter((item) => idOf(resource, item) !== undefined);
+      this.found[name] = addressable.map((item) => itemOf(name, item, scope));
     }
   }
 
@@ -574,22 +576,24 @@ export function itemOf(
   written?: Json,
 ): Item {
   const plan = API.resources[resource]!;
-  const fields = flatten(plan, data);
-  // An item named by another field than its id is addressed by it: as answered, else as written.
-  const key = plan.keyField;
-  const id = isScalar(data)
-    ? data
-    : key
-      ? (fields[key] ?? (written as JsonObject | undefined)?.[key])
-      : fields.id;
-  if (typeof id !== 'string' && typeof id !== 'number')
+  const id = idOf(plan, data, written);
+  if (id === undefined)
     throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
   return {
     resource,
     id,
     path: { ...scope, ...(plan.idParam ? { [plan.idParam]: id } : {}) },
-    fields,
+    fields: flatten(plan, data),
   };
+}
+
+/** What addresses an item: its id, or the field its path names it by (as answered, else as written). */
+function idOf(plan: ResourcePlan, data: unknown, written?: Json): string | number | undefined {
+  if (isScalar(data)) return data;
+  const fields = flatten(plan, data);
+  const key = plan.keyField;
+  const id = key ? (fields[key] ?? (written as JsonObject | undefined)?.[key]) : fields.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 /** An answer that is the new id alone. */

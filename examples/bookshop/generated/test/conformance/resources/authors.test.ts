@@ -302,7 +302,7 @@ describe('GET /authors/{author_id} (getAuthor)', () => {
     'GET /authors/{author_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getAuthor',
-    { operationId: 'replaceAuthor', body: { name: 'a-sample' } },
+    { operationId: 'replaceAuthor', body: { name: 'a-sample', country: 'NG' } },
   );
   suite.check(
     'GET /authors/{author_id} → changed by PATCH, the resource no longer matches its old ETag',
@@ -349,7 +349,7 @@ describe('PUT /authors/{author_id} (replaceAuthor)', () => {
     'PUT /authors/{author_id} → 200, replaces the resource (GET shows the new name)',
     checks.replaces,
     'replaceAuthor',
-    { name: 'a-sample' },
+    { name: 'a-sample', country: 'NG' },
   );
   suite.check(
     'PUT /authors/{author_id} → 422 VALIDATION_ERROR (body.name REQUIRED) for missing required name',

@@ -540,7 +540,16 @@ describe('GET /authors/{author_id}/books/{book_id} (getBook)', () => {
     'GET /authors/{author_id}/books/{book_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getBook',
-    { operationId: 'replaceBook', body: { title: 'a-sample' } },
+    {
+      operationId: 'replaceBook',
+      body: {
+        title: 'a-sample',
+        isbn: '9780007200283',
+        genre: 'fiction',
+        pages: 448,
+        in_print: true,
+      },
+    },
   );
   suite.check(
     'GET /authors/{author_id}/books/{book_id} → changed by PATCH, the resource no longer matches its old ETag',
@@ -604,7 +613,7 @@ describe('PUT /authors/{author_id}/books/{book_id} (replaceBook)', () => {
     'PUT /authors/{author_id}/books/{book_id} → 200, replaces the resource (GET shows the new title)',
     checks.replaces,
     'replaceBook',
-    { title: 'a-sample' },
+    { title: 'a-sample', isbn: '9780007200283', genre: 'fiction', pages: 448, in_print: true },
   );
   suite.check(
     'PUT /authors/{author_id}/books/{book_id} → 422 VALIDATION_ERROR (body.title REQUIRED) for missing required title',

@@ -61,7 +61,7 @@ describe('PUT /settings (replaceSettings)', () => {
     'PUT /settings → 200, replaces the resource (GET shows the new theme)',
     checks.replacesSingleton,
     'replaceSettings',
-    { theme: 'dark' },
+    { theme: 'dark', page_size: 1 },
   );
   suite.check(
     'PUT /settings → 422 VALIDATION_ERROR (body.theme REQUIRED) for missing required theme',
