@@ -421,6 +421,20 @@ describe('model: resources', () => {
   });
 });
 
+// Before: GitHub's `/gists/{gist_id}/{sha}` (a revision) was the gists' item path too, its GET their read.
+test('model: a path adding an id to an item path is no second item path of the resource', () => {
+  const input = spec();
+  const revision = {
+    parameters: [pathParam('book_id'), pathParam('revision')],
+    get: { operationId: 'getBookRevision', responses: { '200': ok(ref('Book')) } },
+  };
+  input.paths = { '/books/{book_id}/{revision}': revision, ...input.paths };
+  const api = model(input);
+  expect(resource(api, 'books')).toMatchObject({ itemPath: '/books/{book_id}', idParams: ['book_id'] });
+  expect(op(api, 'getBookRevision')).toMatchObject({ resource: 'books', kind: 'other' });
+  expect(op(api, 'getBook').kind).toBe('read');
+});
+
 describe('model on an unmerged spec', () => {
   test('buildModel reads a plain spec too (no conventions applied)', () => {
     const input = spec();
