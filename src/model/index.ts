@@ -102,7 +102,7 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     method,
     httpMethod: method.toUpperCase(),
     path,
-    routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
+    routePath: routePathOf(path),
     kind,
     resource: resourceKeyOf(document, path),
     ...(operation.summary ? { summary: operation.summary } : {}),
@@ -123,6 +123,14 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     cacheControl: settings.cacheControl,
     security: securityOf(document, operation),
   };
+}
+
+/** `/authors/:author_id`; a segment mixing text and parameters keeps them in braces (`/compare/{base}...{head}`), as the router reads it. */
+function routePathOf(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => segment.replace(/^\{([^}]+)\}$/, ':$1'))
+    .join('/');
 }
 
 /** An envelope the spec wrote itself may leave `data` optional (Directus); the service always sends it. */

@@ -421,6 +421,21 @@ describe('model: resources', () => {
   });
 });
 
+// Before: `:base...:head`, which the router read as one parameter named `base...:head`, shadowing `/compare/:basehead`.
+test('model: a route path keeps the parameters of a segment mixing text and parameters in braces', () => {
+  const input = spec();
+  input.paths!['/compare/{base}...{head}'] = {
+    parameters: [pathParam('base'), pathParam('head')],
+    get: { operationId: 'compare', responses: { '200': ok(ref('Book')) } },
+  };
+  input.paths!['/books/{book_id}/files/{name}.json'] = {
+    parameters: [pathParam('book_id'), pathParam('name')],
+    get: { operationId: 'getBookFile', responses: { '200': ok(ref('Book')) } },
+  };
+  expect(op(model(input), 'compare').routePath).toBe('/compare/{base}...{head}');
+  expect(op(model(input), 'getBookFile').routePath).toBe('/books/:book_id/files/{name}.json');
+});
+
 // Before: GitHub's `/gists/{gist_id}/{sha}` (a revision) was the gists' item path too, its GET their read.
 test('model: a path adding an id to an item path is no second item path of the resource', () => {
   const input = spec();

@@ -111,7 +111,7 @@ describe('a path that adds ids to an item path', () => {
     expect(pathRolesOf(GISTS).get('/gists/{gist_id}')).toBe('item');
     expect(pathRolesOf(GISTS).get('/gists/{gist_id}/{sha}')).toBe('action');
     expect(resourcePathOf(GISTS, '/gists/{gist_id}/{sha}')).toBe('/gists/{gist_id}');
-    expect(classifyOperation(GISTS, '/gists/{gist_id}/{sha}', 'get', GISTS.paths!['/gists/{gist_id}/{sha}']!.get!)).toBe('other');
+    expect(classifyOperation(GISTS, '/gists/{gist_id}/{sha}', 'get', GISTS.paths!['/gists/{gist_id}/{sha}']!.get as OperationObject)).toBe('other');
   });
 
   test('below a collection named by an id (Directus), the deeper path is still the item', () => {
