@@ -421,6 +421,23 @@ describe('model: resources', () => {
   });
 });
 
+// Before: the first path gave the parents, `/authors/reviews/{review_id}` here: the reviews' store looked for an author
+// no path named, and a resource beside the items above it could not be told from one under them (GitHub's pull comments).
+test('model: paths sharing a key, one naming the parent item: the parents are the ones it names', () => {
+  const input = spec();
+  const review = ok({ type: 'object', properties: { id: { type: 'string' } } });
+  input.paths = {
+    '/authors/reviews/{review_id}': { parameters: [pathParam('review_id')], get: { operationId: 'getReview', responses: { '200': review } } },
+    '/authors/{author_id}/reviews': { parameters: [pathParam('author_id')], post: { operationId: 'createReview', responses: { '201': review } } },
+    ...input.paths,
+  };
+  expect(resource(model(input), 'authors/reviews')).toMatchObject({
+    parents: [{ collection: 'authors', idParams: ['author_id'] }],
+    itemPath: '/authors/reviews/{review_id}',
+    idParams: ['review_id'],
+  });
+});
+
 // Before: `:base...:head`, which the router read as one parameter named `base...:head`, shadowing `/compare/:basehead`.
 test('model: a route path keeps the parameters of a segment mixing text and parameters in braces', () => {
   const input = spec();
