@@ -102,7 +102,7 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     method,
     httpMethod: method.toUpperCase(),
     path,
-    routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
+    routePath: routePathOf(path),
     kind,
     resource: resourceKeyOf(document, path),
     ...(operation.summary ? { summary: operation.summary } : {}),
@@ -123,6 +123,14 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     cacheControl: settings.cacheControl,
     security: securityOf(document, operation),
   };
+}
+
+/** `/authors/:author_id`; a segment mixing text and parameters keeps them in braces (`/compare/{base}...{head}`), as the router reads it. */
+function routePathOf(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => segment.replace(/^\{([^}]+)\}$/, ':$1'))
+    .join('/');
 }
 
 /** An envelope the spec wrote itself may leave `data` optional (Directus); the service always sends it. */
@@ -231,6 +239,10 @@ function addToResource(
   if (!shape || !own) return;
   const resource = resources.get(operation.resource) ?? newResource(operation.resource, shape.pairs);
   resources.set(operation.resource, resource);
+  // Paths sharing a key may name the parents' items or not (GitHub's `/pulls/comments/{comment_id}` beside
+  // `/pulls/{pull_number}/comments`): the items live under the parents the path naming most of them gives; the others look across them.
+  const parents = parentsOf(shape.pairs);
+  if (idCount(parents) > idCount(resource.parents)) resource.parents = parents;
   resource.operations.push(operation.operationId);
   // An action belongs to the resource above it, whose paths and fields its own operations give.
   if (path !== operation.path) return;
@@ -265,13 +277,19 @@ function newResource(key: string, pairs: { collection: string; idParams: string[
     type: collection,
     idParams: [],
     scopeParams: [],
-    parents: pairs.slice(0, -1).map((pair) => ({ collection: pair.collection, idParams: pair.idParams })),
+    parents: parentsOf(pairs),
     shape: 'flat',
     singleton: false,
     fields: [],
     operations: [],
   };
 }
+
+function parentsOf(pairs: { collection: string; idParams: string[] }[]): ResourceModel['parents'] {
+  return pairs.slice(0, -1).map((pair) => ({ collection: pair.collection, idParams: pair.idParams }));
+}
+
+const idCount = (parents: ResourceModel['parents']) => parents.reduce((count, parent) => count + parent.idParams.length, 0);
 
 function describeFields(document: OpenApiDocument, resource: ResourceModel, source: OperationObject, operation: OperationModel): void {
   const item = itemSchemaOf(document, source);

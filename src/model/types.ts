@@ -68,7 +68,7 @@ export interface OperationModel {
   httpMethod: string;
   /** The path as the spec writes it, `/authors/{author_id}`. */
   path: string;
-  /** The same in router syntax, `/authors/:author_id`. */
+  /** The same in router syntax, `/authors/:author_id` (`{base}...{head}` within a segment of text). */
   routePath: string;
   kind: OperationKind;
   /** Key of the resource it acts on (see ResourceModel.key). */

@@ -4,7 +4,7 @@
  * under which parents. Used by the merge and by the model, so both agree.
  */
 import { parseRef } from '../diagnostics.js';
-import { pathRoleOf } from './path-roles.js';
+import { pathRoleOf, type PathRole } from './path-roles.js';
 import {
   deref,
   isObject,
@@ -148,16 +148,25 @@ export function classifyOperation(
 ): OperationKind {
   // Files and streams are not served by the store: answered 501 until written (see LINT_MEDIA_NOT_SERVED).
   if (mediaOf(document, operation) !== 'json') return 'other';
-  const role = pathRoleOf(document, path, { method, operation });
-  if (role === 'collection') {
-    if (method === 'post') return 'create';
-    if (method !== 'get') return 'other';
-    const success = successResponse(document, operation);
-    const data = success && dataSchemaOf(document, jsonSchemaOf(success.response));
-    return isArraySchema(document, data) ? 'list' : 'other';
-  }
+  const kind = kindByRole(pathRoleOf(document, path, { method, operation }), method);
+  const success = successResponse(document, operation);
+  const data = success && dataSchemaOf(document, jsonSchemaOf(success.response));
+  if (kind === 'list') return isArraySchema(document, data) && !hasPlainItems(document, data) ? 'list' : 'other';
+  // The store answers one item: a write that answers an array (GitHub's `POST /user/emails`, the emails now held) is no CRUD.
+  return kind !== 'other' && isArraySchema(document, data) ? 'other' : kind;
+}
+
+function kindByRole(role: PathRole, method: HttpMethod): OperationKind {
+  if (role === 'collection') return method === 'post' ? 'create' : method === 'get' ? 'list' : 'other';
   if (role === 'item' || role === 'singleton') return ONE_THING_KINDS[method] ?? 'other';
   return 'other';
+}
+
+/** An array of scalars or of arrays (GitHub's status check contexts, `string[]`): no items the store can keep. */
+function hasPlainItems(document: OpenApiDocument, array: SchemaObject | Reference | undefined): boolean {
+  const schema = array && deref<SchemaObject>(document, array);
+  const items = schema?.items && deref<SchemaObject>(document, schema.items);
+  return items !== undefined && (scalarTypeOf(items) !== undefined || structuredTypeOf(document, items) === 'array');
 }
 
 /** An item's or a singleton's methods. */

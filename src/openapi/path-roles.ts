@@ -7,7 +7,10 @@
  *   201 Created, or an item path lies below it (`/authors`, and the scoped
  *   `/fields/{collection}` whose GET answers an array).
  * - `item`: one member of a collection, named by the parameters it ends in
- *   (`/authors/{author_id}`, `/gists/{gist_id}/{sha}`).
+ *   (`/authors/{author_id}`, `/repos/{owner}/{repo}`), by the fewest of them
+ *   where two paths could name it: below `/gists/{gist_id}`,
+ *   `/gists/{gist_id}/{sha}` (a revision of the gist) is no item but
+ *   something of that gist's, as an action is.
  * - `singleton`: one object with no id of its own (`/settings`, `/user`,
  *   `/repos/{owner}/{repo}/pages`): a GET answers an object, or it is only
  *   ever replaced or updated.
@@ -72,12 +75,25 @@ function impliedCollectionsOf(document: OpenApiDocument): ReadonlySet<string> {
 function computeRoles(document: OpenApiDocument): Map<string, PathRole> {
   const paths = Object.keys(document.paths ?? {});
   const continued = impliedCollectionsOf(document);
-  return new Map(
+  const found = new Map(
     paths.map((path) => {
       const pathItem = document.paths?.[path];
       return [path, roleOf(document, path, isObject(pathItem) ? (pathItem as PathItemObject) : undefined, continued.has(path) ? [path] : [])];
     }),
   );
+  // An item has one path, the one with the fewest ids: a deeper one names something of that item's (a gist's revision).
+  for (const [path, role] of found) {
+    if (role === 'item' && itemPathsAbove(path).some((above) => found.get(above) === 'item')) found.set(path, 'action');
+  }
+  return found;
+}
+
+/** The shorter paths a run of trailing parameter segments leaves: `/gists/{gist_id}` for `/gists/{gist_id}/{sha}`. */
+function itemPathsAbove(path: string): string[] {
+  const segments = path.split('/');
+  const above: string[] = [];
+  for (let end = segments.length - 1; end > 1 && isParameterSegment(segments[end - 1]!); end--) above.push(segments.slice(0, end).join('/'));
+  return above;
 }
 
 /** The prefixes of a path that a parameter segment follows: `/a/{x}/b/{y}` → `/a`, `/a/{x}/b`. */

@@ -107,6 +107,12 @@ describe('classifyOperation', () => {
     { name: 'DELETE collection', method: 'delete', path: '/books', operation: returning(undefined, '204'), want: 'other' },
     { name: 'HEAD item', method: 'head', path: '/books/{id}', operation: returning(undefined), want: 'other' },
     { name: 'OPTIONS collection', method: 'options', path: '/books', operation: returning(undefined), want: 'other' },
+    // The store answers one item, and lists objects: an array answered by a write, or a list of scalars, is no CRUD (GitHub).
+    { name: 'POST collection answering an array (POST /user/emails)', method: 'post', path: '/emails', operation: returning(bookList, '201'), want: 'other' },
+    { name: 'PUT item answering an array', method: 'put', path: '/books/{id}', operation: returning(bookList), want: 'other' },
+    { name: 'PATCH singleton answering an array (PATCH /user/email/visibility)', method: 'patch', path: '/visibility', operation: returning(bookList), want: 'other' },
+    { name: 'GET collection of strings (…/required_status_checks/contexts)', method: 'get', path: '/contexts', operation: returning({ type: 'array', items: { type: 'string' } }), want: 'other' },
+    { name: 'GET collection of arrays', method: 'get', path: '/pairs', operation: returning({ type: 'array', items: { type: 'array', items: { type: 'integer' } } }), want: 'other' },
   ])('$name → $want', ({ method, path, operation, want }) => {
     const document = doc({ BookList: bookList as SchemaObject });
     expect(classifyOperation(document, path, method, operation)).toBe(want);

@@ -421,6 +421,52 @@ describe('model: resources', () => {
   });
 });
 
+// Before: the first path gave the parents, `/authors/reviews/{review_id}` here: the reviews' store looked for an author
+// no path named, and a resource beside the items above it could not be told from one under them (GitHub's pull comments).
+test('model: paths sharing a key, one naming the parent item: the parents are the ones it names', () => {
+  const input = spec();
+  const review = ok({ type: 'object', properties: { id: { type: 'string' } } });
+  input.paths = {
+    '/authors/reviews/{review_id}': { parameters: [pathParam('review_id')], get: { operationId: 'getReview', responses: { '200': review } } },
+    '/authors/{author_id}/reviews': { parameters: [pathParam('author_id')], post: { operationId: 'createReview', responses: { '201': review } } },
+    ...input.paths,
+  };
+  expect(resource(model(input), 'authors/reviews')).toMatchObject({
+    parents: [{ collection: 'authors', idParams: ['author_id'] }],
+    itemPath: '/authors/reviews/{review_id}',
+    idParams: ['review_id'],
+  });
+});
+
+// Before: `:base...:head`, which the router read as one parameter named `base...:head`, shadowing `/compare/:basehead`.
+test('model: a route path keeps the parameters of a segment mixing text and parameters in braces', () => {
+  const input = spec();
+  input.paths!['/compare/{base}...{head}'] = {
+    parameters: [pathParam('base'), pathParam('head')],
+    get: { operationId: 'compare', responses: { '200': ok(ref('Book')) } },
+  };
+  input.paths!['/books/{book_id}/files/{name}.json'] = {
+    parameters: [pathParam('book_id'), pathParam('name')],
+    get: { operationId: 'getBookFile', responses: { '200': ok(ref('Book')) } },
+  };
+  expect(op(model(input), 'compare').routePath).toBe('/compare/{base}...{head}');
+  expect(op(model(input), 'getBookFile').routePath).toBe('/books/:book_id/files/{name}.json');
+});
+
+// Before: GitHub's `/gists/{gist_id}/{sha}` (a revision) was the gists' item path too, its GET their read.
+test('model: a path adding an id to an item path is no second item path of the resource', () => {
+  const input = spec();
+  const revision = {
+    parameters: [pathParam('book_id'), pathParam('revision')],
+    get: { operationId: 'getBookRevision', responses: { '200': ok(ref('Book')) } },
+  };
+  input.paths = { '/books/{book_id}/{revision}': revision, ...input.paths };
+  const api = model(input);
+  expect(resource(api, 'books')).toMatchObject({ itemPath: '/books/{book_id}', idParams: ['book_id'] });
+  expect(op(api, 'getBookRevision')).toMatchObject({ resource: 'books', kind: 'other' });
+  expect(op(api, 'getBook').kind).toBe('read');
+});
+
 describe('model on an unmerged spec', () => {
   test('buildModel reads a plain spec too (no conventions applied)', () => {
     const input = spec();

@@ -92,3 +92,29 @@ test.each<{ method: HttpMethod; path: string; want: string }>([
 ])('$method $path is a $want', ({ method, path, want }) => {
   expect(classifyOperation(SPEC, path, method, SPEC.paths![path]![method] as OperationObject)).toBe(want);
 });
+
+// Before: GitHub's `/gists/{gist_id}/{sha}` was a second item path of gists, and the suite read a created gist through it.
+describe('a path that adds ids to an item path', () => {
+  const GISTS: OpenApiDocument = {
+    openapi: '3.0.3',
+    info: { title: 'Gists', version: '1' },
+    paths: {
+      '/gists': { get: answering(LIST), post: answering(ITEM, '201') },
+      '/gists/{gist_id}': { get: answering(ITEM), patch: answering(ITEM), delete: answering(undefined, '204') },
+      '/gists/{gist_id}/{sha}': { get: answering(ITEM) },
+      '/fields/{collection}': { get: answering(LIST) },
+      '/fields/{collection}/{field}': { get: answering(ITEM) },
+    },
+  } as OpenApiDocument;
+
+  test('names something of that item, not the item again', () => {
+    expect(pathRolesOf(GISTS).get('/gists/{gist_id}')).toBe('item');
+    expect(pathRolesOf(GISTS).get('/gists/{gist_id}/{sha}')).toBe('action');
+    expect(resourcePathOf(GISTS, '/gists/{gist_id}/{sha}')).toBe('/gists/{gist_id}');
+    expect(classifyOperation(GISTS, '/gists/{gist_id}/{sha}', 'get', GISTS.paths!['/gists/{gist_id}/{sha}']!.get as OperationObject)).toBe('other');
+  });
+
+  test('below a collection named by an id (Directus), the deeper path is still the item', () => {
+    expect(pathRolesOf(GISTS).get('/fields/{collection}/{field}')).toBe('item');
+  });
+});

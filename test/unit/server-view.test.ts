@@ -167,3 +167,32 @@ describe('server view: a DELETE that answers the deleted resource', () => {
     expect(routes[1]).toMatchObject({ kind: 'delete', hasData: true, returnType: 'TagsTypes.DeleteTagData | undefined', storeMethod: 'take' });
   });
 });
+
+// Before: GitHub's `GET /orgs/{org}/actions/hosted-runners/limits` answered 404 for every org: its store checked
+// for a hosted runner the path never names (`hosted_runner_id` undefined).
+describe('server view: a resource beside the items of the collection above it', () => {
+  test('lives under no item of that collection', () => {
+    const object = ok({ type: 'object', properties: { id: { type: 'integer' }, maximum: { type: 'integer' } } });
+    const org = idParam('org', { type: 'string' });
+    const document: OpenApiDocument = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {
+        '/orgs/{org}': { parameters: [org], get: { operationId: 'getOrg', responses: { '200': object } } },
+        '/orgs/{org}/runners': {
+          parameters: [org],
+          get: { operationId: 'listRunners', responses: { '200': ok({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }) } },
+          post: { operationId: 'createRunner', responses: { '201': object } },
+        },
+        '/orgs/{org}/runners/{runner_id}': { parameters: [org, idParam('runner_id', { type: 'integer' })], get: { operationId: 'getRunner', responses: { '200': object } } },
+        '/orgs/{org}/runners/limits': { parameters: [org], get: { operationId: 'getRunnerLimits', responses: { '200': object } } },
+      },
+    };
+    const merged = mergedModel(document);
+    const server = serverView(merged.model, merged.document);
+    const limits = server.singletons.find((singleton) => singleton.variable.toLowerCase().includes('limits'));
+    expect(limits).toMatchObject({ scope: ['org'] });
+    expect(limits).not.toHaveProperty('parent');
+    expect(server.collections.find((collection) => collection.type === 'runners')).toMatchObject({ parent: 'orgs', scope: ['org'] });
+  });
+});

@@ -156,11 +156,13 @@ export function storedResourceKeys(model: ApiModel): Set<string> {
 /**
  * The resource whose item owns this one's items (or value), where the default
  * store keeps it: the service answers 404 under a missing one, and the suite
- * expects that. None under a path that names no parent item (`/users/me`) or
- * a parent the store does not keep (a lookup key such as `/autocomplete/addresses/{address}/gbr`).
+ * expects that. None under a path that names no item of the parent just above
+ * (`/users/me`; GitHub's `/orgs/{org}/actions/hosted-runners/limits`, beside
+ * the runners rather than under one) or under a parent the store does not
+ * keep (a lookup key such as `/autocomplete/addresses/{address}/gbr`).
  */
 export function storedParentOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>, stored: ReadonlySet<string>): ResourceModel | undefined {
-  if (resource.parents.every((p) => p.idParams.length === 0)) return undefined;
+  if ((resource.parents.at(-1)?.idParams.length ?? 0) === 0) return undefined;
   const parentKey = resource.parents.map((p) => p.collection).join('/');
   const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
   return parent?.singleton ? undefined : parent;

@@ -77,3 +77,25 @@ describe('unmatchedBy: an unknown path is 404, the path of another version 406',
     expect(statusOf(basePath, path)).toBe(status);
   });
 });
+
+// Before: GitHub's `/compare/{base}...{head}` and `/compare/{basehead}` shared one parameter node, and the later route
+// took every `GET /compare/<x>`, its validator then asking for base and head.
+describe('a segment mixing text and parameters', () => {
+  function compare() {
+    const routes = routeTree<string>();
+    routes.add('/compare/:basehead', 'get', 'compareBasehead');
+    routes.add('/compare/{base}...{head}', 'get', 'compareBaseHead');
+    routes.add('/files/{name}.json', 'get', 'getJson');
+    return routes;
+  }
+
+  test('matches its pattern, each parameter named and decoded', () => {
+    expect(compare().match('/compare/main...feature%2Fx', 'GET')).toEqual({ target: 'compareBaseHead', params: { base: 'main', head: 'feature/x' } });
+    expect(compare().match('/files/report.json', 'GET')).toEqual({ target: 'getJson', params: { name: 'report' } });
+  });
+
+  test('leaves a segment it does not match to the whole-segment parameter beside it', () => {
+    expect(compare().match('/compare/main', 'GET')).toEqual({ target: 'compareBasehead', params: { basehead: 'main' } });
+    expect(compare().match('/files/report.xml', 'GET')).toBeUndefined();
+  });
+});

@@ -129,7 +129,8 @@ export function violationsOf(document: OpenApiDocument, schema: unknown): Violat
     violations.push({ rule, field: `body.${name}`, code, body });
   };
   for (const name of requiredNamesOf(document, resolved)) {
-    if (name in valid) broken(`missing required ${name}`, name, 'REQUIRED', (body) => delete body[name]);
+    // One with a default is never missing: the service fills it in (GitHub's `pages_build_version`, default `GITHUB_SHA`).
+    if (name in valid && properties[name]?.default === undefined) broken(`missing required ${name}`, name, 'REQUIRED', (body) => delete body[name]);
   }
   for (const [name, property] of Object.entries(properties)) {
     if (property.readOnly === true) continue;

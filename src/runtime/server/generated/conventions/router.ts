@@ -19,20 +19,29 @@ import type { ServiceState } from './state.js';
 interface Node<Target> {
   /** Literal segments. */
   literals: Map<string, Node<Target>>;
+  /** Segments mixing text and parameters (`{base}...{head}`, `{name}.json`), by their pattern. */
+  patterns: Map<string, { pattern: RegExp; node: Node<Target> }>;
   /** A `{param}` segment (each route names it as it likes: the names live with the route). */
   param?: Node<Target>;
   /** What the paths that end here lead to, by upper-case method. */
   methods: Map<string, { target: Target; params: string[] }>;
 }
 
-const newNode = <Target,>(): Node<Target> => ({ literals: new Map(), methods: new Map() });
+const newNode = <Target,>(): Node<Target> => ({
+  literals: new Map(),
+  patterns: new Map(),
+  methods: new Map(),
+});
 
 /** A path's match: the route with its parameters, or the methods the path has when the one asked for is not. */
 export type RouteMatch<Target> =
   { target: Target; params: Record<string, string> } | { allow: string[] };
 
 export interface RouteTree<Target> {
-  /** Route paths use `:name` for parameters (`/authors/:author_id`). */
+  /**
+   * Route paths use `:name` for a parameter that is a whole segment
+   * (`/authors/:author_id`) and `{name}` within a segment of text (`/compare/{base}...{head}`).
+   */
   add(path: string, method: string, target: Target): void;
   /** Undefined when no route has the path; HEAD is answered by GET. */
   match(path: string, method: string): RouteMatch<Target> | undefined;
@@ -113,6 +122,12 @@ function add<Target>(root: Node<Target>, path: string, method: string, target: T
     if (segment.startsWith(':')) {
       params.push(segment.slice(1));
       node = node.param ??= newNode<Target>();
+    } else if (segment.includes('{')) {
+      params.push(...[...segment.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!));
+      let next = node.patterns.get(segment);
+      if (!next)
+        node.patterns.set(segment, (next = { pattern: patternOf(segment), node: newNode() }));
+      node = next.node;
     } else {
       let next = node.literals.get(segment);
       if (!next) node.literals.set(segment, (next = newNode<Target>()));
@@ -122,9 +137,18 @@ function add<Target>(root: Node<Target>, path: string, method: string, target: T
   node.methods.set(method, { target, params });
 }
 
+/** `{base}...{head}` → `^(.+?)\.\.\.(.+?)$`: each parameter at least one character. */
+function patternOf(segment: string): RegExp {
+  const parts = segment
+    .split(/\{[^}]+\}/)
+    .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('(.+?)')}$`);
+}
+
 /**
- * Literal segments are tried before a parameter (OpenAPI §4.8.8.2: concrete
- * paths first), and a parameter still matches where the literal leads nowhere.
+ * Literal segments are tried before segments mixing text and parameters, and
+ * those before a parameter (OpenAPI §4.8.8.2: concrete paths first); a
+ * parameter still matches where the others lead nowhere.
  */
 function find<Target>(
   node: Node<Target>,
@@ -137,6 +161,11 @@ function find<Target>(
   const literal = node.literals.get(segment);
   const viaLiteral = literal && find(literal, segments, index + 1, values);
   if (viaLiteral) return viaLiteral;
+  for (const { pattern, node: next } of node.patterns.values()) {
+    const parts = pattern.exec(segment)?.slice(1);
+    const viaPattern = parts && find(next, segments, index + 1, [...values, ...parts.map(decode)]);
+    if (viaPattern) return viaPattern;
+  }
   return node.param && segment !== ''
     ? find(node.param, segments, index + 1, [...values, decode(segment)])
     : undefined;
