@@ -10,6 +10,7 @@ import {
   createsItems,
   fillPath,
   flatten,
+  itemIdOf,
   itemOf,
   operation,
   resourceOf,
@@ -209,6 +210,14 @@ export const creates: Check = {
     expectSuccess(answer, plan);
     // Without a body there is no item to follow; with only an id, the GET shows its fields.
     if (!plan.hasData) return;
+    const resource = resourceOf(plan);
+    // An item no path addresses need not show an id: its answer is all there is to check.
+    if (!resource.idParam && itemIdOf(resource, answer.body.data, body) === undefined)
+      return expectFields(
+        flatten(resource, answer.body.data),
+        echoedOf(plan, body),
+        'The created resource',
+      );
     const item = itemOf(plan.resource!, answer.body.data, path, body);
     suite.track(item);
     if (typeof answer.body.data === 'object')

@@ -444,7 +444,7 @@ class HttpSuite implements Suite {
       const data: unknown[] =
         answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
       // An item a closed answer shows without its id cannot be addressed.
-      const addressable = data.filter((item) => idOf(resource, item) !== undefined);
+      const addressable = data.filter((item) => itemIdOf(resource, item) !== undefined);
       this.found[name] = addressable.map((item) => itemOf(name, item, scope));
     }
   }
@@ -573,7 +573,7 @@ export function itemOf(
   written?: Json,
 ): Item {
   const plan = API.resources[resource]!;
-  const id = idOf(plan, data, written);
+  const id = itemIdOf(plan, data, written);
   if (id === undefined)
     throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
   return {
@@ -585,7 +585,11 @@ export function itemOf(
 }
 
 /** What addresses an item: its id, or the field its path names it by (as answered, else as written). */
-function idOf(plan: ResourcePlan, data: unknown, written?: Json): string | number | undefined {
+export function itemIdOf(
+  plan: ResourcePlan,
+  data: unknown,
+  written?: Json,
+): string | number | undefined {
   if (isScalar(data)) return data;
   const fields = flatten(plan, data);
   const key = plan.keyField;

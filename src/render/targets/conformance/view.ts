@@ -340,9 +340,10 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   if (!plan || !resource || !answerOf(operation).isList) return [];
   const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
   const create = model.operations.find((candidate) => candidate.resource === resource.key && candidate.kind === 'create');
-  // The values a list is sorted, filtered and searched by are written by creates: not those the service answers its own for.
+  // The values a list is sorted, filtered and searched by are written by creates: not those the service answers its own for,
+  // nor an item's key, which two items cannot share.
   const createSchema = create && bodySchemaOf(document, create);
-  const written = (name: string) => createSchema !== undefined && !(plan.serverFields ?? []).includes(name);
+  const written = (name: string) => createSchema !== undefined && name !== plan.keyField && !(plan.serverFields ?? []).includes(name);
   const paging = operation.paging!;
   const tests = [test(operation, `→ 422 VALIDATION_ERROR for limit above the maximum (${paging.maxLimit})`, 'rejectsLimitAboveMaximum')];
   if (paging.style === 'cursor') {
