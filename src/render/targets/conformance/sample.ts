@@ -8,6 +8,7 @@ import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../
 import { requiredNamesOf } from '../../../openapi/classify.js';
 import type { Json, Violation } from '../../../runtime/conformance/plan.js';
 import { exampleCheckOf } from './example-check.js';
+import { patternSample } from './pattern.js';
 
 /** Which properties a value leaves out: a request the read-only ones, a response the write-only ones. */
 type Direction = 'request' | 'response';
@@ -85,8 +86,12 @@ function sampleIn(document: OpenApiDocument, schema: unknown, direction: Directi
   }
   const alternatives = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
   if (Array.isArray(alternatives) && alternatives.length > 0) {
-    // The first alternative whose sample the whole schema takes (a oneOf refuses a value two alternatives match).
-    const samples = alternatives.map((alternative) => () => sampleIn(document, alternative, direction, depth + 1));
+    // The first alternative whose sample the whole schema takes (a oneOf refuses a value two alternatives match);
+    // then each alternative as it adds to the schema's own properties (`oneOf: [{ required: [id] }, …]` beside them).
+    const samples = [
+      ...alternatives.map((alternative) => () => sampleIn(document, alternative, direction, depth + 1)),
+      ...(isObject(resolved.properties) ? alternatives.map((alternative) => () => sampleIn(document, withAlternative(document, resolved, alternative), direction, depth + 1)) : []),
+    ];
     for (const sample of samples) {
       const value = sample();
       if (valid(value)) return value;
@@ -248,13 +253,18 @@ const STRING_FORMATS: Record<string, string> = {
   uri: 'https://example.com/resource',
 };
 
-/** A string for the schema; none where it has a pattern the plain sample does not match. */
+/**
+ * A string for the schema. One with a pattern the plain sample misses is
+ * built from the pattern, unless a format must hold too (the pattern's string
+ * need not be a date or a URI); none where that fails.
+ */
 function stringSample(schema: SchemaObject): string | undefined {
   const base = (typeof schema.format === 'string' && STRING_FORMATS[schema.format]) || 'sample';
   const min = Number(schema.minLength ?? 0);
   const max = Number(schema.maxLength ?? Infinity);
   const value = base.padEnd(min, 'x').slice(0, max);
-  return typeof schema.pattern !== 'string' || matches(schema.pattern, value) ? value : undefined;
+  if (typeof schema.pattern !== 'string' || matches(schema.pattern, value)) return value;
+  return schema.format === undefined ? patternSample(schema.pattern, { min, max }) : undefined;
 }
 
 function matches(pattern: string, value: string): boolean {
@@ -286,6 +296,18 @@ function objectSample(document: OpenApiDocument, schema: SchemaObject, direction
     sample[name] = value;
   }
   return sample;
+}
+
+/** An object schema with one of its alternatives folded in: their properties and their required names together. */
+function withAlternative(document: OpenApiDocument, schema: SchemaObject, alternative: unknown): SchemaObject {
+  const { oneOf: _oneOf, anyOf: _anyOf, ...base } = schema;
+  const part = resolve(document, alternative) ?? {};
+  return {
+    ...base,
+    ...part,
+    properties: { ...base.properties, ...part.properties },
+    required: [...new Set([...(base.required ?? []), ...(part.required ?? [])])],
+  };
 }
 
 function propertiesOf(document: OpenApiDocument, schema: SchemaObject): Record<string, SchemaObject> {
