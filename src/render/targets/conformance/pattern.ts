@@ -49,6 +49,11 @@ function generated(pattern: string, seed: number): string | undefined {
   }
 }
 
+/** Whether the value matches the pattern as the service's validator reads it; an invalid pattern matches nothing. */
+export function matchesPattern(pattern: string, value: string): boolean {
+  return compiled(pattern)?.test(value) ?? false;
+}
+
 /** The pattern as JSON Schema validators (ajv) read it: ECMAScript with the `u` flag. */
 function compiled(pattern: string): RegExp | undefined {
   try {
