@@ -310,8 +310,8 @@ const isBodyField = (name: string) => name !== 'id';
 
 /**
  * Bodies that each change one field of the operation's sample to another
- * valid value (one its answer can show), with the values the schema requires
- * beside it (GitHub's creation-cap PATCH requires `enabled`). Two where the
+ * valid value (one its answer can show), an update's with the values the
+ * schema requires beside it (GitHub's creation-cap PATCH requires `enabled`). Two where the
  * field has them: what the item holds is known only once it exists (a value
  * the server made), and the check sends the one that changes it.
  */
@@ -319,7 +319,8 @@ function changesOf(document: OpenApiDocument, operation: OperationModel): Record
   const schema = bodySchemaOf(document, operation);
   const sample = schema === undefined ? undefined : sampleOf(document, schema);
   if (!isObject(sample)) return undefined;
-  const required = requiredPropertiesOf(document, schema).filter((name) => name in sample);
+  // A replace sends the change over the whole sample; an update sends it alone.
+  const required = operation.kind === 'update' ? requiredPropertiesOf(document, schema).filter((name) => name in sample) : [];
   for (const name of writablePropertiesOf(document, schema).filter(isBodyField)) {
     const constraints = answeredAs(document, operation, name);
     const values = (valuesOf(document, schema, name, 3, constraints) ?? valuesOf(document, schema, name, 2, constraints))?.filter((value) => value !== sample[name]);
