@@ -108,7 +108,8 @@ describe('conformance view: the tests each operation gets', () => {
 
   test('a partial update: changes one field to another valid value; leaving a required field out is no violation', () => {
     const tests = testsOf('updateAuthor');
-    expect(tests.find((test) => test.check === 'updatesOnlyWhatItNames')?.argument).toBe('{"name":"a-sample"}');
+    // Two changes: the check sends the one that changes the item it creates.
+    expect(tests.find((test) => test.check === 'updatesOnlyWhatItNames')?.argument).toBe('[{"name":"a-sample"},{"name":"b-sample"}]');
     expect(tests.filter((test) => test.check === 'rejectsInvalidBody').map((test) => JSON.parse(test.argument!).code)).not.toContain('REQUIRED');
   });
 
@@ -169,6 +170,91 @@ test('404 under a missing parent only on paths that name the parent item', () =>
     conformanceView(merged.model, merged.document).files.flatMap((file) => file.operations).flatMap((operation) => operation.tests).filter((test) => test.operationId === operationId).map((test) => test.check);
   expect(checks('listTickers')).toContain('notFoundUnderMissingParent');
   expect(checks('listTickersByName')).not.toContain('notFoundUnderMissingParent');
+});
+
+describe('conformance view: data that fits every schema it meets', () => {
+  const digest = idParam('digest', { type: 'string', pattern: '^sha256:[a-f0-9]{64}$' });
+  const document: OpenApiDocument = {
+    openapi: '3.0.3',
+    info: { title: 'Sites', version: '1.0.0' },
+    paths: {
+      '/sites': {
+        get: { operationId: 'listSites', parameters: [{ name: 'homepage', in: 'query', schema: { type: 'string', format: 'uri' } }], responses: { '200': ok({ type: 'array', items: ref('Site') }) } },
+        post: { operationId: 'createSite', requestBody: body('NewSite'), responses: { '201': ok(ref('Site')) } },
+      },
+      '/sites/{site_id}': {
+        parameters: [idParam('site_id', { type: 'integer' })],
+        get: { operationId: 'getSite', responses: { '200': ok(ref('Site')) } },
+        patch: { operationId: 'capSite', requestBody: body('Cap'), responses: { '200': ok(ref('Site')) } },
+      },
+      '/artifacts/{digest}/records': { parameters: [digest], get: { operationId: 'listRecords', responses: { '200': ok({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }) } } },
+      '/locks': {
+        post: {
+          operationId: 'lock',
+          parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', pattern: '^\\p{Lu}+$' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^\\p{Lu}+$' } } } } } },
+          responses: { '204': ok() },
+        },
+      },
+      '/vaults/{key}/entries': {
+        parameters: [idParam('key', { type: 'string', pattern: '^\\p{Lu}+$' })],
+        get: { operationId: 'listEntries', responses: { '200': ok({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }) } },
+      },
+    },
+    components: {
+      schemas: {
+        NewSite: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, homepage: { type: 'string' } } },
+        Site: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, homepage: { type: 'string', format: 'uri', nullable: true }, enabled: { type: 'boolean' }, cap: { type: 'integer' } } },
+        Cap: { type: 'object', required: ['enabled'], properties: { enabled: { type: 'boolean' }, cap: { type: 'integer', minimum: 1 } } },
+      },
+    },
+  };
+  const merged = mergedModel(document);
+  const built = conformanceView(merged.model, merged.document);
+  const argumentOf = (operationId: string, check: string, field?: string) =>
+    JSON.parse(
+      built.files
+        .flatMap((file) => file.operations)
+        .flatMap((operation) => operation.tests)
+        .find((test) => test.operationId === operationId && test.check === check && (field === undefined || JSON.parse(test.argument!).field === field))!.argument!,
+    );
+
+  // Before: GitHub's creation-cap PATCH requires `enabled`; the change sent only `max_open_pull_requests` (422).
+  test('a change carries what the body requires beside the changed field', () => {
+    expect(argumentOf('capSite', 'updatesOnlyWhatItNames')).toEqual([
+      { cap: 1, enabled: true },
+      { cap: 2, enabled: true },
+    ]);
+  });
+
+  // Before: GitHub's billing budget held the server-made `budget_amount: 1`, the PATCH set it to 1, and the ETag stayed (304).
+  test('the ETag check gets two changes: the item may already hold the first', () => {
+    expect(argumentOf('getSite', 'changesETag')).toEqual({ operationId: 'capSite', changes: [{ cap: 1, enabled: true }, { cap: 2, enabled: true }] });
+  });
+
+  // Before: GitHub's /user/repos filtered on `homepage=a-sample`, which its `uri` query parameter refuses (422), and stored it where answers say `uri`.
+  test('filters and sorts use values the query parameter and the answered field take', () => {
+    expect(argumentOf('listSites', 'filters', 'homepage').values).toEqual(['https://example.com/a-sample', 'https://example.com/b-sample']);
+    expect(argumentOf('listSites', 'sorts', 'homepage').values).toEqual(['https://example.com/a-sample', 'https://example.com/b-sample', 'https://example.com/c-sample']);
+  });
+
+  // Before: GitHub's `subject_digest` (`^sha256:[a-f0-9]{64}$`) got `sample` and `no-such-id`: every request a 422.
+  test('path parameters with a pattern: a made-up value and an unknown id that match it, and differ', () => {
+    const records = Object.values(built.api.resources).find((resource) => resource.parentParams.includes('digest'))!;
+    expect(records.scope!.digest).toMatch(/^sha256:[a-f0-9]{64}$/);
+    expect(records.unknownParents.digest).toMatch(/^sha256:[a-f0-9]{64}$/);
+    expect(records.unknownParents.digest).not.toBe(records.scope!.digest);
+  });
+
+  test('a pattern no value is built for: no made-up value, no unknown id, and the plan says which input is missing', () => {
+    const entries = Object.values(built.api.resources).find((resource) => resource.parentParams.includes('key'))!;
+    expect(entries.scope ?? {}).not.toHaveProperty('key');
+    expect(entries.unknownParents).not.toHaveProperty('key');
+    expect(entries.unbuilt).toEqual(['path.key']);
+    // Required inputs of an operation: named, so the checks that need the service past validation skip.
+    expect(built.api.operations.lock).toMatchObject({ unbuilt: ['body', 'query.token'] });
+    expect(built.api.operations.lock).not.toHaveProperty('body');
+  });
 });
 
 describe('conformance view: the API-wide checks', () => {

@@ -85,6 +85,42 @@ describe('samples', () => {
     expect(sampleOf(document, schema)).toBe(1);
   });
 
+  // Before: GitHub's add-item and custom-pattern bodies require one of several property sets (`oneOf: [{ required: [id] }, …]`
+  // beside `properties`); no alternative alone had a sample, so the suite sent no body and got 422 where it wanted a 404.
+  test('a oneOf (or anyOf) of required sets beside the properties: the first set, filled from the properties', () => {
+    const item = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type'],
+      properties: { type: { type: 'string', enum: ['Issue', 'PullRequest'] }, id: { type: 'integer' }, owner: { type: 'string' }, number: { type: 'integer' } },
+      oneOf: [{ required: ['id'] }, { required: ['owner', 'number'] }],
+    };
+    expect(sampleOf(document, item)).toEqual({ type: 'Issue', id: 1 });
+    const pages = {
+      type: 'object',
+      nullable: true,
+      properties: { build_type: { type: 'string', enum: ['legacy', 'workflow'] }, source: { type: 'object', required: ['branch'], properties: { branch: { type: 'string' } } } },
+      anyOf: [{ required: ['source'] }, { required: ['build_type'] }],
+    };
+    expect(sampleOf(document, pages)).toEqual({ source: { branch: 'sample' } });
+  });
+
+  // Before: a patterned string the plain sample misses had no sample (GitHub's base64 `encrypted_value`, `^sha256:[a-f0-9]{64}$`).
+  test('a string with a pattern the plain sample misses is built from the pattern, within its bounds', () => {
+    const digest = sampleOf(document, { type: 'string', pattern: '^sha256:[a-f0-9]{64}$' });
+    expect(digest).toMatch(/^sha256:[a-f0-9]{64}$/);
+    const base64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$';
+    expect(sampleOf(document, { type: 'object', required: ['value'], properties: { value: { type: 'string', pattern: base64 } } })).toEqual({ value: expect.stringMatching(new RegExp(base64)) });
+    expect(sampleOf(document, { type: 'string', pattern: '^[a-z]+$', minLength: 3, maxLength: 5 })).toMatch(/^[a-z]{3,5}$/);
+    expect(sampleOf(document, { type: 'string', pattern: '^sample' })).toBe('sample'); // the plain sample still first
+  });
+
+  test('a pattern the generator cannot follow, or one a format must also hold, gives no sample (never a string that breaks it)', () => {
+    expect(sampleOf(document, { type: 'string', pattern: '^(?=x)y' })).toBeUndefined();
+    expect(sampleOf(document, { type: 'string', format: 'date', pattern: '^x' })).toBeUndefined();
+    expect(sampleOf(document, { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^(?=x)y' } } })).toBeUndefined();
+  });
+
   test('deterministic', () => {
     expect(JSON.stringify(sampleOf(document, ref('Book')))).toBe(JSON.stringify(sampleOf(document, ref('Book'))));
   });

@@ -148,6 +148,41 @@ describe('server view: handler groups and the default store', () => {
   });
 });
 
+describe('server view: numeric ids', () => {
+  /** A collection whose item has `id` typed `idType` and whose item path's id is typed `paramType`. */
+  function idsOf(idType: string, paramType: string): string {
+    const document: OpenApiDocument = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {
+        '/groups': { post: { operationId: 'createGroup', requestBody: body('NewGroup'), responses: { '201': ok(ref('Group')) } } },
+        '/groups/{group_id}': {
+          parameters: [idParam('group_id', { type: paramType })],
+          get: { operationId: 'getGroup', responses: { '200': ok(ref('Group')) } },
+        },
+      },
+      components: {
+        schemas: {
+          NewGroup: { type: 'object', properties: { name: { type: 'string' } } },
+          Group: { type: 'object', properties: { id: { type: idType }, name: { type: 'string' } } },
+        },
+      },
+    };
+    const merged = mergedModel(document);
+    return serverView(merged.model, merged.document).collections[0]!.ids;
+  }
+
+  test('an id field typed `number` (GitHub runner groups) gets counted ids, not UUIDs', () => {
+    expect(idsOf('number', 'integer')).toBe('integer');
+    expect(idsOf('number', 'number')).toBe('integer');
+  });
+
+  test('an item path whose id is numeric gets counted ids, even where the `id` field is untyped or a string', () => {
+    expect(idsOf('string', 'integer')).toBe('integer');
+    expect(idsOf('string', 'string')).toBe('uuid');
+  });
+});
+
 describe('server view: a DELETE that answers the deleted resource', () => {
   test('is typed as the resource (not a boolean) and the store takes the item out', () => {
     const document: OpenApiDocument = {

@@ -420,6 +420,8 @@ class HttpSuite implements Suite {
 
   unavailable(resource: string): string | undefined {
     const plan = API.resources[resource]!;
+    if (plan.unbuilt)
+      return `the suite cannot build a valid ${plan.unbuilt.join(' or ')} for ${resource} from the schema (give it an example)`;
     if (plan.scope && !this.inProcess)
       return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
     if (createsItems(plan)) {
@@ -554,7 +556,12 @@ export function fillPath(path: string, values: Record<string, string | number>):
  */
 export function createsItems(plan: ResourcePlan): boolean {
   const create = plan.operations.create;
-  return create !== undefined && plan.sample !== undefined && operation(create).hasData;
+  return (
+    create !== undefined &&
+    plan.sample !== undefined &&
+    operation(create).hasData &&
+    !operation(create).unbuilt
+  );
 }
 
 /** Why the suite cannot make items of a resource. */
@@ -562,6 +569,9 @@ export function whyNoCreate(plan: ResourcePlan, resource: string): string {
   if (!plan.operations.create) return `the API cannot create ${resource} items`;
   if (plan.sample === undefined)
     return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
+  const unbuilt = operation(plan.operations.create).unbuilt;
+  if (unbuilt)
+    return `the suite cannot build a valid ${unbuilt.join(' or ')} for creating ${resource} items from the schema`;
   return `creating ${resource} items answers no body: the suite cannot learn a new item's id`;
 }
 

@@ -8,6 +8,7 @@ import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../
 import { requiredNamesOf } from '../../../openapi/classify.js';
 import type { Json, Violation } from '../../../runtime/conformance/plan.js';
 import { exampleCheckOf } from './example-check.js';
+import { matchesPattern, patternSample } from './pattern.js';
 
 /** Which properties a value leaves out: a request the read-only ones, a response the write-only ones. */
 type Direction = 'request' | 'response';
@@ -89,8 +90,12 @@ function sampleIn(document: OpenApiDocument, schema: unknown, direction: Directi
   }
   const alternatives = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
   if (Array.isArray(alternatives) && alternatives.length > 0) {
-    // The first alternative whose sample the whole schema takes (a oneOf refuses a value two alternatives match).
-    const samples = alternatives.map((alternative) => () => sampleIn(document, alternative, direction, depth + 1));
+    // The first alternative whose sample the whole schema takes (a oneOf refuses a value two alternatives match);
+    // then each alternative as it adds to the schema's own properties (`oneOf: [{ required: [id] }, …]` beside them).
+    const samples = [
+      ...alternatives.map((alternative) => () => sampleIn(document, alternative, direction, depth + 1)),
+      ...(isObject(resolved.properties) ? alternatives.map((alternative) => () => sampleIn(document, withAlternative(document, resolved, alternative), direction, depth + 1)) : []),
+    ];
     for (const sample of samples) {
       const value = sample();
       if (valid(value)) return value;
@@ -159,15 +164,37 @@ export function violationsOf(document: OpenApiDocument, schema: unknown): Violat
   return violations;
 }
 
+/** A schema a value must also fit, read in its direction: a query parameter's (request), a response field's (response). */
+export interface Constraint {
+  schema: unknown;
+  direction: Direction;
+}
+
 /**
  * `count` distinct valid values of a body property, in ascending order, or
  * none where its schema allows no such spread (a fixed value, a pattern):
- * the suite sorts, filters and changes resources with them.
+ * the suite sorts, filters and changes resources with them. Each value also
+ * fits the `constraints` (the query parameter a filter sends it in, the field
+ * that answers it): where the property's own values do not, a constraint's
+ * may (a plain string answered as a `uri` takes URIs).
  */
-export function valuesOf(document: OpenApiDocument, schema: unknown, name: string, count: number): Json[] | undefined {
+export function valuesOf(document: OpenApiDocument, schema: unknown, name: string, count: number, constraints: Constraint[] = []): Json[] | undefined {
   const resolved = resolve(document, schema);
   const property = resolved && propertiesOf(document, resolved)[name];
   if (!property || property.readOnly === true) return undefined;
+  const all = [{ schema: property, direction: 'request' as const }, ...constraints].flatMap(({ schema: each, direction }) => {
+    const found = resolve(document, each);
+    return found ? [{ schema: found, direction }] : [];
+  });
+  const fits = (values: Json[]) => values.every((value) => all.every(({ schema: each, direction }) => exampleCheckOf(document, direction)(each, value)));
+  for (const { schema: source } of all) {
+    const values = spreadOf(source, count);
+    if (values && fits(values)) return values;
+  }
+  return undefined;
+}
+
+function spreadOf(property: SchemaObject, count: number): Json[] | undefined {
   if (Array.isArray(property.enum)) {
     // In declared order: an enum sorts in that order.
     const values = property.enum.filter((value) => typeof value === 'string' || typeof value === 'number') as Json[];
@@ -193,11 +220,14 @@ function stringValues(schema: SchemaObject, indices: number[]): Json[] | undefin
   if (schema.format === 'date' || schema.format === 'date-time') {
     return indices.map((index) => `2024-01-${String(index + 10)}${schema.format === 'date' ? '' : 'T03:04:05.000Z'}`);
   }
+  const letters = indices.map((index) => `${String.fromCharCode(97 + index)}-sample`);
+  if (schema.format === 'uri') return letters.map((letter) => `https://example.com/${letter}`);
+  if (schema.format === 'email') return letters.map((letter) => `${letter}@example.com`);
   if (schema.format !== undefined) return undefined;
   const min = Number(schema.minLength ?? 0);
   const max = Number(schema.maxLength ?? Infinity);
   // The distinguishing letter comes first, so the values stay distinct (and ordered) however short they are cut.
-  const values = indices.map((index) => `${String.fromCharCode(97 + index)}-sample`.padEnd(min, 'x').slice(0, max));
+  const values = letters.map((letter) => letter.padEnd(min, 'x').slice(0, max));
   return max >= 1 ? values : undefined;
 }
 
@@ -253,22 +283,20 @@ const STRING_FORMATS: Record<string, string> = {
   uri: 'https://example.com/resource',
 };
 
-/** A string for the schema; none where it has a pattern the plain sample does not match. */
+/**
+ * A string for the schema. One with a pattern the plain sample misses is
+ * built from the pattern, unless a format must hold too (the pattern's string
+ * need not be a date or a URI); none where that fails.
+ */
 function stringSample(schema: SchemaObject): string | undefined {
   const base = (typeof schema.format === 'string' && STRING_FORMATS[schema.format]) || 'sample';
   const min = Number(schema.minLength ?? 0);
   const max = Number(schema.maxLength ?? Infinity);
   const value = base.padEnd(min, 'x').slice(0, max);
-  return typeof schema.pattern !== 'string' || matches(schema.pattern, value) ? value : undefined;
+  if (typeof schema.pattern !== 'string' || matchesPattern(schema.pattern, value)) return value;
+  return schema.format === undefined ? patternSample(schema.pattern, { min, max }) : undefined;
 }
 
-function matches(pattern: string, value: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(value);
-  } catch {
-    return false;
-  }
-}
 
 function numberSample(schema: SchemaObject): number {
   const low = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1;
@@ -291,6 +319,18 @@ function objectSample(document: OpenApiDocument, schema: SchemaObject, direction
     sample[name] = value;
   }
   return sample;
+}
+
+/** An object schema with one of its alternatives folded in: their properties and their required names together. */
+function withAlternative(document: OpenApiDocument, schema: SchemaObject, alternative: unknown): SchemaObject {
+  const { oneOf: _oneOf, anyOf: _anyOf, ...base } = schema;
+  const part = resolve(document, alternative) ?? {};
+  return {
+    ...base,
+    ...part,
+    properties: { ...base.properties, ...part.properties },
+    required: [...new Set([...(base.required ?? []), ...(part.required ?? [])])],
+  };
 }
 
 function propertiesOf(document: OpenApiDocument, schema: SchemaObject): Record<string, SchemaObject> {

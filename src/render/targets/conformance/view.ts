@@ -8,7 +8,9 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../../model/ind
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { ApiPlan, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { queryPairs } from '../../../runtime/client/styles.js';
-import { plainStringsOf, requiredPropertiesOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from './sample.js';
+import { plainStringsOf, requiredPropertiesOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf, type Constraint } from './sample.js';
+import { matchesPattern, patternSample } from './pattern.js';
+import { itemSchemaOf, propertiesOf } from '../../../openapi/classify.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
@@ -79,6 +81,8 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   const madeUp = parent ? resource.scopeParams : parentParams;
   const serverFields = serverShapedFieldsOf(model, resource, document);
   const keyField = keyFieldOf(resource);
+  const scope = madeUpScope(document, own, madeUp);
+  const unbuilt = madeUp.filter((name) => !(name in scope)).map((name) => `path.${name}`);
   return {
     shape: resource.shape,
     ...(resource.idParams[0] ? { idParam: resource.idParams[0] } : {}),
@@ -86,9 +90,10 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     parentParams,
     operations: byKind,
     ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample && isBodyField(name)) } : {}),
-    ...(madeUp.length > 0 ? { scope: madeUpScope(document, own, madeUp) } : {}),
+    ...(madeUp.length > 0 ? { scope } : {}),
+    ...(unbuilt.length > 0 ? { unbuilt } : {}),
     ...(unknownId !== undefined ? { unknownId } : {}),
-    unknownParents: Object.fromEntries(parentParams.map((name) => [name, unknownIdFor(idParameterSchema(document, own, name)) ?? UNKNOWN_STRING])),
+    unknownParents: Object.fromEntries(parentParams.flatMap((name) => present(name, unknownIdFor(idParameterSchema(document, own, name))))),
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
     ...(serverFields.length > 0 ? { serverFields } : {}),
@@ -100,6 +105,12 @@ function operationPlan(model: ApiModel, document: OpenApiDocument, operation: Op
   const { hasData, isList } = answerOf(operation);
   const schema = bodySchemaOf(document, operation);
   const sample = schema === undefined ? undefined : sampleOf(document, schema);
+  const query = requiredQueryOf(document, operation);
+  // Required inputs no sample fits (a pattern the sampler cannot follow): the checks that must get past validation skip.
+  const unbuilt = [
+    ...(operation.requestBody?.required && schema !== undefined && sample === undefined ? ['body'] : []),
+    ...operation.parameters.query.filter((parameter) => parameter.required && !(parameter.name in (query.requiredQuery ?? {}))).map((parameter) => `query.${parameter.name}`),
+  ];
   const kinds = new Map(model.securitySchemes.map((scheme) => [scheme.name, scheme.kind]));
   // Credentials the suite can send alone: an alternative of one Bearer or API key scheme.
   const schemes = operation.security.alternatives.filter((alternative) => alternative.length === 1).map(([part]) => kinds.get(part!.scheme) ?? 'other');
@@ -114,7 +125,8 @@ function operationPlan(model: ApiModel, document: OpenApiDocument, operation: Op
     ...(sample !== undefined ? { body: { contentType: operation.requestBody!.jsonContentType!, sample } } : {}),
     ...(isList ? { paging: { style: operation.paging!.style, defaultLimit: operation.paging!.defaultLimit, maxLimit: operation.paging!.maxLimit } } : {}),
     query: operation.parameters.query.map((parameter) => parameter.name),
-    ...requiredQueryOf(document, operation),
+    ...query,
+    ...(unbuilt.length > 0 ? { unbuilt } : {}),
   };
 }
 
@@ -144,23 +156,31 @@ function requiredScopes(operation: OperationModel): string[] {
   return [...new Set(alternatives.flat().flatMap((part) => part.scopes))].sort();
 }
 
-/** An id valid for the schema that no item has; none where a pattern decides what is valid. */
+/** An id valid for the schema that no item has; none where no value fits its pattern. */
 function unknownIdFor(schema: SchemaObject | undefined): string | number | undefined {
   // An enum names kinds, not items (GitHub's `package_type`): any of its values is missing until created.
   const [first] = Array.isArray(schema?.enum) ? schema.enum : [];
   if (typeof first === 'string' || typeof first === 'number') return first;
   if (schema?.type === 'integer' || schema?.type === 'number') return typeof schema.maximum === 'number' ? schema.maximum : 2147483647;
   if (schema?.format === 'uuid') return UNKNOWN_UUID;
-  if (typeof schema?.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(UNKNOWN_STRING)) return undefined;
-  return UNKNOWN_STRING.length <= Number(schema?.maxLength ?? Infinity) ? UNKNOWN_STRING : undefined;
+  const bounds = { min: Number(schema?.minLength ?? 0), max: Number(schema?.maxLength ?? Infinity) };
+  // Not the pattern's first string, which a made-up parent gets: another, which no item has.
+  if (typeof schema?.pattern === 'string' && !matchesPattern(schema.pattern, UNKNOWN_STRING)) return patternSample(schema.pattern, bounds, UNKNOWN_SEED);
+  return UNKNOWN_STRING.length <= bounds.max ? UNKNOWN_STRING : undefined;
 }
 
-/** Any valid value will do for a parent the API does not describe. */
+/** A path parameter's entry, where it has a value. */
+const present = (name: string, value: string | number | undefined): [string, string | number][] => (value === undefined ? [] : [[name, value]]);
+
+/** Which string of a pattern stands for an id that exists nowhere. */
+const UNKNOWN_SEED = 1;
+
+/** Any valid value will do for a parent the API does not describe; none for a parameter no sample fits (its pattern defeats the sampler). */
 function madeUpScope(document: OpenApiDocument, operations: OperationModel[], params: string[]): Record<string, string | number> {
   return Object.fromEntries(
-    params.map((name) => {
+    params.flatMap((name) => {
       const value = sampleOf(document, idParameterSchema(document, operations, name) ?? { type: 'string' });
-      return [name, typeof value === 'string' || typeof value === 'number' ? value : 'sample'];
+      return present(name, typeof value === 'string' || typeof value === 'number' ? value : undefined);
     }),
   );
 }
@@ -289,40 +309,52 @@ function notFoundTests({ operation, plan, resource }: TestInput): TestView[] {
   return tests;
 }
 
-function requiredOf(document: OpenApiDocument, schema: unknown, sample: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(requiredPropertiesOf(document, schema).filter((name) => name in sample).map((name) => [name, sample[name]]));
-}
-
 /** A field the suite may vary through a body: not the id, which the store gives (a body's `id` never changes it). */
 const isBodyField = (name: string) => name !== 'id';
 
 /**
- * A body that changes one field of the operation's sample to another valid
- * value (one the service keeps as written), with what the body requires
- * (Directus's PATCH of a comment requires its `collection`).
+ * Bodies that each change one field of the operation's sample to another
+ * valid value (one the service keeps as written and its answer can show), an update's with the values the
+ * schema requires beside it (GitHub's creation-cap PATCH requires `enabled`). Two where the
+ * field has them: what the item holds is known only once it exists (a value
+ * the server made), and the check sends the one that changes it.
  */
-function changeOf(document: OpenApiDocument, operation: OperationModel, plan: ResourcePlan): Record<string, unknown> | undefined {
+function changesOf(document: OpenApiDocument, operation: OperationModel, plan: ResourcePlan): Record<string, unknown>[] | undefined {
   const schema = bodySchemaOf(document, operation);
   const sample = schema === undefined ? undefined : sampleOf(document, schema);
   if (!isObject(sample)) return undefined;
+  // A replace sends the change over the whole sample; an update sends it alone.
+  const required = operation.kind === 'update' ? requiredPropertiesOf(document, schema).filter((name) => name in sample) : [];
   // The service keeps neither the fields it answers its own values for nor the key that names the item.
   const kept = new Set([...(plan.serverFields ?? []), ...(plan.keyField ? [plan.keyField] : [])]);
   for (const name of writablePropertiesOf(document, schema).filter((name) => isBodyField(name) && !kept.has(name))) {
-    const other = valuesOf(document, schema, name, 2)?.find((value) => value !== sample[name]);
-    if (other !== undefined) return { ...requiredOf(document, schema, sample), [name]: other };
+    const constraints = answeredAs(document, operation, name);
+    const values = (valuesOf(document, schema, name, 3, constraints) ?? valuesOf(document, schema, name, 2, constraints))?.filter((value) => value !== sample[name]);
+    const beside = Object.fromEntries(required.filter((other) => other !== name).map((other) => [other, sample[other]]));
+    if (values && values.length > 0) return values.slice(0, 2).map((value) => ({ [name]: value, ...beside }));
   }
   return undefined;
 }
+
+/** The schema a field must keep as the operation answers it (its item's field), where it answers one. */
+function answeredAs(document: OpenApiDocument, operation: OperationModel, name: string): Constraint[] {
+  const source = document.paths?.[operation.path]?.[operation.method];
+  const item = isObject(source) ? itemSchemaOf(document, source) : undefined;
+  const field = propertiesOf(document, item).find((candidate) => candidate.name === name);
+  return field ? [{ schema: field.schema, direction: 'response' }] : [];
+}
+
+/** The first field a set of changes changes: what the test's name says. */
+const changedField = (changes: Record<string, unknown>[]) => Object.keys(changes[0]!)[0];
 
 function bodyTests({ operation, document, plan, resource }: TestInput): TestView[] {
   const schema = bodySchemaOf(document, operation);
   if (schema === undefined || !plan || operation.kind === 'other') return [];
   const tests: TestView[] = [];
-  const change = changeOf(document, operation, plan);
-  const changed = change && Object.keys(change)[0];
+  const changes = changesOf(document, operation, plan);
   const singleton = resource?.singleton === true;
-  if (operation.kind === 'replace' && change) tests.push(test(operation, `→ ${operation.success.status}, replaces the resource (GET shows the new ${changed})`, singleton ? 'replacesSingleton' : 'replaces', change));
-  if (operation.kind === 'update' && change) tests.push(test(operation, `→ ${operation.success.status}, changes ${changed} and nothing else`, singleton ? 'updatesSingletonOnlyWhatItNames' : 'updatesOnlyWhatItNames', change));
+  if (operation.kind === 'replace' && changes) tests.push(test(operation, `→ ${operation.success.status}, replaces the resource (GET shows the new ${changedField(changes)})`, singleton ? 'replacesSingleton' : 'replaces', changes));
+  if (operation.kind === 'update' && changes) tests.push(test(operation, `→ ${operation.success.status}, changes ${changedField(changes)} and nothing else`, singleton ? 'updatesSingletonOnlyWhatItNames' : 'updatesOnlyWhatItNames', changes));
   for (const violation of violationsOf(document, schema)) {
     // A partial update may leave any field out.
     if (operation.kind === 'update' && violation.code === 'REQUIRED') continue;
@@ -356,7 +388,7 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   }
   if (query.has('sort')) {
     for (const field of resource.fields.filter((candidate) => candidate.sortable)) {
-      const values = written(field.name) ? valuesOf(document, createSchema, field.name, 3) : undefined;
+      const values = written(field.name) ? valuesOf(document, createSchema, field.name, 3, answeredAs(document, operation, field.name)) : undefined;
       if (values || field.name === resource.createdField) {
         // An enum sorts in the order it declares its values, as the default store does.
         const declared = field.enum ? { enum: field.enum } : {};
@@ -367,7 +399,10 @@ function listTests({ operation, document, plan, resource, model }: TestInput): T
   // Without known fields (a free-form object) there is nothing to select.
   if (query.has('fields') && resource.fields.length > 0) tests.push(selectsFieldsTest(document, operation, resource));
   for (const field of resource.fields.filter((candidate) => candidate.filterable && query.has(candidate.name))) {
-    const values = written(field.name) ? valuesOf(document, createSchema, field.name, 2) : undefined;
+    // Sent in the query parameter and answered in the field: valid for both.
+    const parameter = operation.parameters.query.find((candidate) => candidate.name === field.name)!;
+    const constraints: Constraint[] = [{ schema: parameter.schema, direction: 'request' }, ...answeredAs(document, operation, field.name)];
+    const values = written(field.name) ? valuesOf(document, createSchema, field.name, 2, constraints) : undefined;
     if (values) tests.push(test(operation, `→ filters on ${field.name}`, 'filters', { field: field.name, values }));
   }
   if (query.has('created_after') && resource.createdField) tests.push(test(operation, '→ created_after and created_before bound the creation date', 'filtersByCreationDate'));
@@ -397,8 +432,8 @@ function cachingTests({ operation, plan, resource, model, document }: TestInput)
   if (operation.kind !== 'read') return tests;
   const writes = model.operations.filter((candidate) => candidate.resource === resource.key && (candidate.kind === 'update' || candidate.kind === 'replace'));
   for (const write of plan.sample === undefined ? [] : writes) {
-    const change = changeOf(document, write, plan);
-    if (change) tests.push(test(operation, `→ changed by ${write.httpMethod}, the resource no longer matches its old ETag`, 'changesETag', { operationId: write.operationId, body: change }));
+    const changes = changesOf(document, write, plan);
+    if (changes) tests.push(test(operation, `→ changed by ${write.httpMethod}, the resource no longer matches its old ETag`, 'changesETag', { operationId: write.operationId, changes }));
   }
   // Without known fields (a free-form object) there is nothing to select.
   if (resource.fields.length > 0 && operation.parameters.query.some((parameter) => parameter.name === 'fields')) {

@@ -439,7 +439,7 @@ function collectionView(input: CollectionInput): CollectionView {
     type: resource.type,
     shape: resource.shape,
     idParam: resource.idParams[0] ?? 'id',
-    ids: (idField?.type ?? idParameterType(model, resource, document)) === 'integer' ? 'integer' : 'uuid',
+    ids: isNumeric(idField?.type) || isNumeric(idParameterType(model, resource, document)) ? 'integer' : 'uuid',
     ...(parent ? { parent: parent.identifier } : {}),
     scope: parentParams,
     pathFields,
@@ -499,7 +499,10 @@ function sortOrdersOf(resource: ResourceModel): { sortOrders?: Record<string, un
   return enums.length > 0 ? { sortOrders: Object.fromEntries(enums.map((field) => [field.name, field.enum!])) } : {};
 }
 
-/** The type of the item path's id parameter: what ids the store makes where the item shows no `id` field. */
+/** A numeric id (`integer`, or GitHub's `number`): the store counts, as a UUID would break the id's schema. */
+const isNumeric = (type: string | undefined) => type === 'integer' || type === 'number';
+
+/** The type of the item path's id parameter: an item path typed `integer` takes no UUID, whatever its `id` field says. */
 function idParameterType(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): string | undefined {
   const name = resource.idParams[0];
   const parameter = model.operations

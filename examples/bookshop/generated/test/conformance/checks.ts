@@ -13,6 +13,7 @@ import {
   createsItems,
   fillPath,
   flatten,
+  itemIdOf,
   itemOf,
   operation,
   resourceOf,
@@ -53,29 +54,44 @@ async function subjectOf(suite: Suite, plan: OperationPlan): Promise<{ path: Pat
   return { path: await suite.scopeFor(plan.resource) };
 }
 
-/** Path parameters that address no item: every id one no item has. */
-function unknownPath(plan: OperationPlan): Path {
+/** Path parameters that address no item: every id one no item has; none where a parameter has no such id (a pattern the suite cannot follow). */
+function unknownPath(plan: OperationPlan): Path | undefined {
   const resource = resourceOf(plan);
-  return {
+  const path: Path = {
     ...resource.unknownParents,
     ...(resource.idParam && resource.unknownId !== undefined
       ? { [resource.idParam]: resource.unknownId }
       : {}),
   };
+  const names = [...plan.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name!);
+  return names.every((name) => path[name] !== undefined) ? path : undefined;
 }
+
+const NO_UNKNOWN_IDS = 'no id is known to be unknown';
 
 /** Skips a check that needs an item (or a parent item) the suite cannot have. */
 function needsItem(suite: Suite, plan: OperationPlan): string | undefined {
   if (plan.resource === undefined)
     return plan.path.includes('{') ? 'it acts on no resource the suite can create' : undefined;
   const resource = resourceOf(plan);
-  if (isOnItem(plan)) return suite.unavailable(plan.resource);
+  if (isOnItem(plan) || resource.unbuilt) return suite.unavailable(plan.resource);
   return resource.parent
     ? suite.unavailable(resource.parent)
     : resource.scope && !suite.inProcess
       ? suite.unavailable(plan.resource)
       : undefined;
 }
+
+/** Why the suite cannot send the operation a request that passes validation: a required input it cannot build. */
+function unbuiltInput(plan: OperationPlan): string | undefined {
+  return plan.unbuilt
+    ? `the suite cannot build a valid ${plan.unbuilt.join(' or ')} from the schema (give it an example)`
+    : undefined;
+}
+
+/** Skips a check that needs the service past validation, on an item (or a parent item) the suite can have. */
+const needsValidRequest = (suite: Suite, plan: OperationPlan): string | undefined =>
+  unbuiltInput(plan) ?? needsItem(suite, plan);
 
 /** Why the suite cannot create items of the operation's resource. */
 function cannotCreate(plan: OperationPlan): string {
@@ -84,14 +100,16 @@ function cannotCreate(plan: OperationPlan): string {
 
 /** Skips a check that creates items of the operation's resource. */
 function needsCreate(suite: Suite, plan: OperationPlan): string | undefined {
-  return canCreate(plan) ? suite.unavailable(plan.resource!) : cannotCreate(plan);
+  return (
+    unbuiltInput(plan) ?? (canCreate(plan) ? suite.unavailable(plan.resource!) : cannotCreate(plan))
+  );
 }
 
 /** Skips a list check that needs `count` items, where the suite cannot create them and the service has fewer. */
 const needsListed =
   (count: number) =>
   (suite: Suite, plan: OperationPlan): string | undefined =>
-    needsItem(suite, plan) ??
+    needsValidRequest(suite, plan) ??
     (canCreate(plan) || (suite.found[plan.resource!]?.length ?? 0) >= count
       ? undefined
       : `${cannotCreate(plan)}, and the service lists fewer than ${count}`);
@@ -147,7 +165,7 @@ const idsOf = (items: JsonObject[]) => items.map((item) => item.id);
 // ── success ─────────────────────────────────────────────────────────────────
 
 export const reads: Check = {
-  skip: needsItem,
+  skip: needsValidRequest,
   async run(suite, plan) {
     const { path, item } = await subjectOf(suite, plan);
     const answer = await suite.request(plan, { path });
@@ -158,7 +176,7 @@ export const reads: Check = {
 };
 
 export const lists: Check = {
-  skip: needsItem,
+  skip: needsValidRequest,
   async run(suite, plan) {
     const { path } = await populated(suite, plan, 1);
     const answer = await suite.request(plan, { path });
@@ -204,7 +222,7 @@ function echoedOf(plan: OperationPlan, body: Json | undefined): JsonObject {
 }
 
 export const creates: Check = {
-  skip: needsItem,
+  skip: needsValidRequest,
   async run(suite, plan) {
     const path = await suite.scopeFor(plan.resource!);
     const body = suite.sampleBody(plan.resource!);
@@ -212,6 +230,14 @@ export const creates: Check = {
     expectSuccess(answer, plan);
     // Without a body there is no item to follow; with only an id, the GET shows its fields.
     if (!plan.hasData) return;
+    const resource = resourceOf(plan);
+    // An item no path addresses need not show an id: its answer is all there is to check.
+    if (!resource.idParam && itemIdOf(resource, answer.body.data, body) === undefined)
+      return expectFields(
+        flatten(resource, answer.body.data),
+        echoedOf(plan, body),
+        'The created resource',
+      );
     const item = itemOf(plan.resource!, answer.body.data, path, body);
     suite.track(item);
     if (typeof answer.body.data === 'object')
@@ -251,11 +277,24 @@ export const deletes: Check = {
   },
 };
 
-export const replaces: Check<JsonObject> = {
+/**
+ * Of changes to one field (with what the schema requires beside it), the
+ * first that changes the item: one whose value it already holds (a value the
+ * server made) would change nothing, and its ETag not at all.
+ */
+function changing(changes: JsonObject[], fields: JsonObject): JsonObject {
+  const effective = changes.find((change) => {
+    const [name, value] = Object.entries(change)[0]!;
+    return !sameValue(fields[name], value);
+  });
+  return effective ?? changes[0]!;
+}
+
+export const replaces: Check<JsonObject[]> = {
   skip: needsCreate,
-  async run(suite, plan, change) {
+  async run(suite, plan, changes) {
     const item = await suite.create(plan.resource!);
-    const body = { ...(bodyOf(plan) as JsonObject), ...change };
+    const body = { ...(bodyOf(plan) as JsonObject), ...changing(changes, item.fields) };
     const answer = await suite.request(plan, { path: item.path, body });
     expectSuccess(answer, plan);
     if (plan.hasData)
@@ -274,10 +313,11 @@ export const replaces: Check<JsonObject> = {
   },
 };
 
-export const updatesOnlyWhatItNames: Check<JsonObject> = {
+export const updatesOnlyWhatItNames: Check<JsonObject[]> = {
   skip: needsCreate,
-  async run(suite, plan, change) {
+  async run(suite, plan, changes) {
     const item = await suite.create(plan.resource!);
+    const change = changing(changes, item.fields);
     const answer = await suite.request(plan, { path: item.path, body: change });
     expectSuccess(answer, plan);
     const stamp = resourceOf(plan).updatedField;
@@ -311,17 +351,19 @@ export const addressable: Check<{ params: string[] }> = {
 // ── singletons: one object per owner, no id (`/settings`) ──────────────────
 
 export const readsSingleton: Check = {
-  skip: needsItem,
+  skip: needsValidRequest,
   async run(suite, plan) {
     const { path } = await subjectOf(suite, plan);
     expectSuccess(await suite.request(plan, { path }), plan);
   },
 };
 
-export const replacesSingleton: Check<JsonObject> = {
-  skip: needsItem,
-  async run(suite, plan, change) {
+export const replacesSingleton: Check<JsonObject[]> = {
+  skip: needsValidRequest,
+  async run(suite, plan, changes) {
     const { path } = await subjectOf(suite, plan);
+    // Whatever it held before, the GET shows what the PUT sent.
+    const change = changes[0]!;
     const body = { ...(bodyOf(plan) as JsonObject), ...change };
     expectSuccess(await suite.request(plan, { path, body }), plan);
     const after = await readBack(suite, plan, path);
@@ -332,11 +374,12 @@ export const replacesSingleton: Check<JsonObject> = {
   },
 };
 
-export const updatesSingletonOnlyWhatItNames: Check<JsonObject> = {
-  skip: needsItem,
-  async run(suite, plan, change) {
+export const updatesSingletonOnlyWhatItNames: Check<JsonObject[]> = {
+  skip: needsValidRequest,
+  async run(suite, plan, changes) {
     const { path } = await subjectOf(suite, plan);
     const before = await readBack(suite, plan, path);
+    const change = changing(changes, flatten(resourceOf(plan), before?.body?.data));
     expectSuccess(await suite.request(plan, { path, body: change }), plan);
     const after = await readBack(suite, plan, path);
     if (!before || !after) return;
@@ -367,7 +410,8 @@ function restoring(plan: OperationPlan): OperationPlan | undefined {
 
 export const deletesSingleton: Check = {
   // Deleting it takes it from the checks after this one, unless a PUT can put it back.
-  skip: (suite, plan) => needsItem(suite, plan) ?? (restoring(plan) ? undefined : CANNOT_RESTORE),
+  skip: (suite, plan) =>
+    needsValidRequest(suite, plan) ?? (restoring(plan) ? undefined : CANNOT_RESTORE),
   async run(suite, plan) {
     const { path } = await subjectOf(suite, plan);
     const answer = await suite.request(plan, { path });
@@ -441,7 +485,7 @@ export const publicWithoutCredential: Check = {
   skip: (suite, plan) =>
     ['replace', 'update', 'delete'].includes(plan.kind)
       ? needsCreate(suite, plan)
-      : needsItem(suite, plan),
+      : needsValidRequest(suite, plan),
   async run(suite, plan) {
     const { path } = await subjectOf(suite, plan);
     const answer = await suite.request(plan, { path, body: bodyOf(plan), auth: 'none' });
@@ -456,7 +500,7 @@ export const publicWithoutCredential: Check = {
 // ── not found ───────────────────────────────────────────────────────────────
 
 export const notFoundForUnknownId: Check = {
-  skip: needsItem,
+  skip: needsValidRequest,
   async run(suite, plan) {
     const resource = resourceOf(plan);
     const scope = await suite.scopeFor(plan.resource!);
@@ -470,9 +514,10 @@ export const notFoundForUnknownId: Check = {
 
 /** Every path parameter an id no item has: the parent's first of all. */
 export const notFoundUnderMissingParent: Check = {
+  skip: (_suite, plan) => unbuiltInput(plan) ?? (unknownPath(plan) ? undefined : NO_UNKNOWN_IDS),
   async run(suite, plan) {
     expectError(
-      await suite.request(plan, { path: unknownPath(plan), body: bodyOf(plan) }),
+      await suite.request(plan, { path: unknownPath(plan)!, body: bodyOf(plan) }),
       404,
       'RESOURCE_NOT_FOUND',
     );
@@ -528,19 +573,24 @@ export const rejectsWrongContentType: Check = {
   },
 };
 
+/** Whether a wrong method goes to ids no item has: on an item, where the suite has none of its own. */
+const toUnknownIds = (suite: Suite, plan: OperationPlan) =>
+  plan.resource !== undefined &&
+  isOnItem(plan) &&
+  (!canCreate(plan) || needsItem(suite, plan) !== undefined);
+
 /** Sent to an item the suite created, or to ids no item has: a method the spec does not declare must change nothing real. */
 export const methodNotAllowed: Check<string> = {
   skip: (suite, plan) =>
-    plan.resource === undefined || !isOnItem(plan) || canCreate(plan)
+    !toUnknownIds(suite, plan)
       ? needsItem(suite, plan)
-      : resourceOf(plan).unknownId === undefined
-        ? 'no id is known to be unknown'
-        : undefined,
+      : unknownPath(plan)
+        ? undefined
+        : (needsItem(suite, plan) ?? NO_UNKNOWN_IDS),
   async run(suite, plan, method) {
-    const { path } =
-      plan.resource === undefined || !isOnItem(plan) || canCreate(plan)
-        ? await subjectOf(suite, plan)
-        : { path: unknownPath(plan) };
+    const { path } = toUnknownIds(suite, plan)
+      ? { path: unknownPath(plan)! }
+      : await subjectOf(suite, plan);
     const answer = await suite.send(method, fillPath(plan.path, path), {
       auth: 'full',
       ...(method === 'GET' ? {} : { body: bodyOf(plan) ?? {} }),
@@ -630,7 +680,7 @@ export const rejectsTamperedCursor: Check = {
 };
 
 export const walksOffsetPages: Check = {
-  skip: needsItem,
+  skip: needsValidRequest,
   async run(suite, plan) {
     const { path, items } = await populated(suite, plan, 3);
     const narrow = recentOnly(plan, items);
@@ -728,7 +778,8 @@ const answersOne = (plan: OperationPlan) => plan.kind === 'read' || isOnItem(pla
  * the one response schema.
  */
 export const selectsFields: Check<{ field: string; required: string[] }> = {
-  skip: (suite, plan) => (answersOne(plan) ? needsItem(suite, plan) : needsListed(1)(suite, plan)),
+  skip: (suite, plan) =>
+    answersOne(plan) ? needsValidRequest(suite, plan) : needsListed(1)(suite, plan),
   async run(suite, plan, { field, required }) {
     const { path } = answersOne(plan)
       ? await subjectOf(suite, plan)
@@ -825,7 +876,7 @@ async function etagOf(suite: Suite, plan: OperationPlan, path: Path): Promise<st
 }
 
 export const revalidates: Check = {
-  skip: needsItem,
+  skip: needsValidRequest,
   async run(suite, plan) {
     const { path } = isOnItem(plan)
       ? await subjectOf(suite, plan)
@@ -839,16 +890,15 @@ export const revalidates: Check = {
   },
 };
 
-export const changesETag: Check<{ operationId: string; body: JsonObject }> = {
+export const changesETag: Check<{ operationId: string; changes: JsonObject[] }> = {
   skip: needsCreate,
-  async run(suite, plan, change) {
+  async run(suite, plan, { operationId, changes }) {
     const item = await suite.create(plan.resource!);
     const etag = await etagOf(suite, plan, item.path);
-    const write = operation(change.operationId);
+    const write = operation(operationId);
+    const change = changing(changes, item.fields);
     const body =
-      write.kind === 'replace'
-        ? { ...(write.body?.sample as JsonObject), ...change.body }
-        : change.body;
+      write.kind === 'replace' ? { ...(write.body?.sample as JsonObject), ...change } : change;
     expectSuccess(await suite.request(write, { path: item.path, body }), write);
     const answer = await suite.request(plan, {
       path: item.path,

@@ -423,6 +423,8 @@ class HttpSuite implements Suite {
 
   unavailable(resource: string): string | undefined {
     const plan = API.resources[resource]!;
+    if (plan.unbuilt)
+      return `the suite cannot build a valid ${plan.unbuilt.join(' or ')} for ${resource} from the schema (give it an example)`;
     if (plan.scope && !this.inProcess)
       return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
     if (createsItems(plan)) {
@@ -447,7 +449,7 @@ class HttpSuite implements Suite {
       const data: unknown[] =
         answer.status === 200 && Array.isArray(answer.body?.data) ? answer.body.data : [];
       // An item a closed answer shows without its id cannot be addressed.
-      const addressable = data.filter((item) => idOf(resource, item) !== undefined);
+      const addressable = data.filter((item) => itemIdOf(resource, item) !== undefined);
       this.found[name] = addressable.map((item) => itemOf(name, item, scope));
     }
   }
@@ -557,7 +559,12 @@ export function fillPath(path: string, values: Record<string, string | number>):
  */
 export function createsItems(plan: ResourcePlan): boolean {
   const create = plan.operations.create;
-  return create !== undefined && plan.sample !== undefined && operation(create).hasData;
+  return (
+    create !== undefined &&
+    plan.sample !== undefined &&
+    operation(create).hasData &&
+    !operation(create).unbuilt
+  );
 }
 
 /** Why the suite cannot make items of a resource. */
@@ -565,6 +572,9 @@ export function whyNoCreate(plan: ResourcePlan, resource: string): string {
   if (!plan.operations.create) return `the API cannot create ${resource} items`;
   if (plan.sample === undefined)
     return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
+  const unbuilt = operation(plan.operations.create).unbuilt;
+  if (unbuilt)
+    return `the suite cannot build a valid ${unbuilt.join(' or ')} for creating ${resource} items from the schema`;
   return `creating ${resource} items answers no body: the suite cannot learn a new item's id`;
 }
 
@@ -576,7 +586,7 @@ export function itemOf(
   written?: Json,
 ): Item {
   const plan = API.resources[resource]!;
-  const id = idOf(plan, data, written);
+  const id = itemIdOf(plan, data, written);
   if (id === undefined)
     throw new Error(`A ${resource} item without an id: ${JSON.stringify(data)}`);
   return {
@@ -588,7 +598,11 @@ export function itemOf(
 }
 
 /** What addresses an item: its id, or the field its path names it by (as answered, else as written). */
-function idOf(plan: ResourcePlan, data: unknown, written?: Json): string | number | undefined {
+export function itemIdOf(
+  plan: ResourcePlan,
+  data: unknown,
+  written?: Json,
+): string | number | undefined {
   if (isScalar(data)) return data;
   const fields = flatten(plan, data);
   const key = plan.keyField;

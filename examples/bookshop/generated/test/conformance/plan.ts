@@ -31,9 +31,11 @@ export interface ResourcePlan {
   variable?: { name: string; maxLength: number }[];
   /** Values for parent path parameters where the API describes no parent resource to create. */
   scope?: Record<string, string | number>;
-  /** An id no item has (valid for the id's schema); none where its schema has a pattern. */
+  /** Those of them no value could be built for (`path.digest`: a pattern the suite cannot follow), missing from `scope`. */
+  unbuilt?: string[];
+  /** An id no item has (valid for the id's schema); none where no value fits its pattern. */
   unknownId?: string | number;
-  /** Ids no parent item has, per parent path parameter. */
+  /** Ids no parent item has, per parent path parameter; a parameter no value fits is missing. */
   unknownParents: Record<string, string | number>;
   createdField?: string;
   updatedField?: string;
@@ -62,6 +64,12 @@ export interface OperationPlan {
    * every request unless a check sends its own.
    */
   requiredQuery?: Record<string, string[]>;
+  /**
+   * Its required inputs the suite cannot build a valid value for (`body`,
+   * `query.digest`: a pattern it cannot follow): the checks that need the
+   * service past validation skip, rather than send what breaks the schema.
+   */
+  unbuilt?: string[];
 }
 
 /** A body that breaks one rule of its schema, the field it names, and the per-field code the conventions give that failure. */

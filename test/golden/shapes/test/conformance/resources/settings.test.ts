@@ -61,7 +61,7 @@ describe('PUT /settings (replaceSettings)', () => {
     'PUT /settings → 200, replaces the resource (GET shows the new theme)',
     checks.replacesSingleton,
     'replaceSettings',
-    { theme: 'dark', page_size: 1 },
+    [{ theme: 'dark' }],
   );
   suite.check(
     'PUT /settings → 422 VALIDATION_ERROR (body.theme REQUIRED) for missing required theme',
@@ -216,7 +216,7 @@ describe('PATCH /settings (updateSettings)', () => {
     'PATCH /settings → 200, changes theme and nothing else',
     checks.updatesSingletonOnlyWhatItNames,
     'updateSettings',
-    { theme: 'light' },
+    [{ theme: 'light' }, { theme: 'dark' }],
   );
   suite.check(
     'PATCH /settings → 422 VALIDATION_ERROR (body.theme INVALID_TYPE) for theme of the wrong type',

@@ -173,7 +173,7 @@ describe('GET /tasks/{task_id} (getTask)', () => {
     'GET /tasks/{task_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getTask',
-    { operationId: 'replaceTask', body: { title: 'a-sample' } },
+    { operationId: 'replaceTask', changes: [{ title: 'a-sample' }, { title: 'b-sample' }] },
   );
   suite.check(
     'GET /tasks/{task_id} → returns only the fields named in fields, with id and the required ones',
@@ -209,7 +209,7 @@ describe('PUT /tasks/{task_id} (replaceTask)', () => {
     'PUT /tasks/{task_id} → 204, replaces the resource (GET shows the new title)',
     checks.replaces,
     'replaceTask',
-    { title: 'a-sample' },
+    [{ title: 'a-sample' }, { title: 'b-sample' }],
   );
   suite.check(
     'PUT /tasks/{task_id} → 422 VALIDATION_ERROR (body.title REQUIRED) for missing required title',
