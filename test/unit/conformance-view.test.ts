@@ -179,7 +179,7 @@ describe('conformance view: data that fits every schema it meets', () => {
     info: { title: 'Sites', version: '1.0.0' },
     paths: {
       '/sites': {
-        get: { operationId: 'listSites', parameters: [{ name: 'homepage', in: 'query', schema: { type: 'string', format: 'uri' } }], responses: { '200': ok({ type: 'array', items: ref('Site') }) } },
+        get: { operationId: 'listSites', parameters: [{ name: 'homepage', in: 'query', schema: { type: 'string', format: 'uri' } }, { name: 'blog', in: 'query', schema: { type: 'string' } }], responses: { '200': ok({ type: 'array', items: ref('Site') }) } },
         post: { operationId: 'createSite', requestBody: body('NewSite'), responses: { '201': ok(ref('Site')) } },
       },
       '/sites/{site_id}': {
@@ -203,8 +203,8 @@ describe('conformance view: data that fits every schema it meets', () => {
     },
     components: {
       schemas: {
-        NewSite: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, homepage: { type: 'string' } } },
-        Site: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, homepage: { type: 'string', format: 'uri', nullable: true }, enabled: { type: 'boolean' }, cap: { type: 'integer' } } },
+        NewSite: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, homepage: { type: 'string', format: 'uri' }, blog: { type: 'string' } } },
+        Site: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, homepage: { type: 'string', format: 'uri', nullable: true }, blog: { type: 'string', format: 'uri' }, enabled: { type: 'boolean' }, cap: { type: 'integer' } } },
         Cap: { type: 'object', required: ['enabled'], properties: { enabled: { type: 'boolean' }, cap: { type: 'integer', minimum: 1 } } },
       },
     },
@@ -236,6 +236,14 @@ describe('conformance view: data that fits every schema it meets', () => {
   test('filters and sorts use values the query parameter and the answered field take', () => {
     expect(argumentOf('listSites', 'filters', 'homepage').values).toEqual(['https://example.com/a-sample', 'https://example.com/b-sample']);
     expect(argumentOf('listSites', 'sorts', 'homepage').values).toEqual(['https://example.com/a-sample', 'https://example.com/b-sample', 'https://example.com/c-sample']);
+  });
+
+  // GitHub's `POST /user/repos` writes any string where its answers declare a URI: the service answers its own value there.
+  test('a field written looser than it is answered is the service\'s: no change, filter or sort writes it', () => {
+    const sites = Object.values(built.api.resources).find((resource) => resource.operations.list === 'listSites')!;
+    expect(sites.serverFields).toEqual(['blog']);
+    const tests = built.files.flatMap((file) => file.operations).flatMap((operation) => operation.tests);
+    expect(tests.filter((test) => ['filters', 'sorts', 'updatesOnlyWhatItNames'].includes(test.check) && test.argument!.includes('"blog"'))).toEqual([]);
   });
 
   // Before: GitHub's `subject_digest` (`^sha256:[a-f0-9]{64}$`) got `sample` and `no-such-id`: every request a 422.
