@@ -279,8 +279,7 @@ function stylesOf(document: OpenApiDocument, operation: OperationModel): Pick<Ro
     if (styled?.type !== 'object' || !styled.explode || styled.style === 'deepObject') return styled ? [styled] : [];
     // Its properties arrive as parameters of their own: those named like a declared parameter stay that parameter's.
     const others = new Set(operation.parameters.query.map((other) => other.name));
-    const schema = deref<SchemaObject>(document, parameter.schema);
-    return [{ ...styled, properties: Object.keys(schema?.properties ?? {}).filter((name) => !others.has(name)) }];
+    return [{ ...styled, properties: propertiesOf(document, parameter.schema).map(({ name }) => name).filter((name) => !others.has(name)) }];
   });
   const header = operation.parameters.header.flatMap((parameter) => styledParameter(parameter, parameter.name.toLowerCase()) ?? []);
   const styles = { ...(query.length > 0 ? { query } : {}), ...(header.length > 0 ? { header } : {}) };
