@@ -11,7 +11,7 @@ import { commentText, identifierName, identifierRegistry, stringLiteral } from '
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -127,15 +127,6 @@ export interface ServerView {
   /** After the collections their owners are in. */
   singletons: Typed<SingletonView>[];
 }
-
-const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
-  list: 'list',
-  read: 'get',
-  create: 'create',
-  replace: 'replace',
-  update: 'update',
-  delete: 'remove',
-};
 
 /** Where each operation is implemented: `src/handlers/<resource>.ts`. */
 export function handlerFileOf(model: ApiModel, operation: OperationModel): string {
