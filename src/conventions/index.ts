@@ -50,9 +50,8 @@ export function applyConventions(input: OpenApiDocument, fragments: ConventionFr
   applyDefaultSecurity(document, fragments, names);
   const inUrl = applyVersionSegment(document, { ...config.versioning, asked: asksForVersionSegment(input[EXTENSION]) });
   // URLs left without a segment are versioned by the Accept header alone; the resolved configuration says so.
-  if (!inUrl && config.versioning.mechanism !== 'header') {
-    config = { ...config, versioning: { ...config.versioning, mechanism: config.versioning.mechanism === 'both' ? 'header' : 'none' } };
-  }
+  // (Only the default, `both`, can be left without one: `url` is asked for, and asking adds the segment.)
+  if (!inUrl && config.versioning.mechanism === 'both') config = { ...config, versioning: { ...config.versioning, mechanism: 'header' } };
 
   // Ids the spec declares are taken before any is invented, wherever they stand.
   const operationIds = new Set([...operationsOf(document)].flatMap(({ operation }) => operation.operationId ?? []));

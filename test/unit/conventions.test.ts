@@ -719,6 +719,13 @@ describe('versioning', () => {
     expect((document['x-specforge'] as { versioning: { version: number } }).versioning.version).toBe(2);
   });
 
+  test('mechanism url → the segment wherever the URLs are, and the mechanism stays url', () => {
+    const input = spec({ info: { title: 'GitHub', version: '23.0.2' }, servers: [{ url: 'https://api.github.com' }], 'x-specforge': { versioning: { mechanism: 'url' } } });
+    const { document, config } = merge(input);
+    expect(document.servers).toEqual([{ url: 'https://api.github.com/v23' }]);
+    expect(config.versioning).toEqual({ mechanism: 'url', version: 23 });
+  });
+
   test('mechanism header → no segment', () => {
     const { document } = merge(spec({ 'x-specforge': { versioning: { mechanism: 'header' } } }));
     expect(document.servers).toEqual([{ url: 'http://h/api' }]);

@@ -231,3 +231,29 @@ describe('server view: a resource beside the items of the collection above it', 
     expect(server.collections.find((collection) => collection.type === 'runners')).toMatchObject({ parent: 'orgs', scope: ['org'] });
   });
 });
+
+// Before: an exploded form object whose properties come through `allOf` listed none, and the service read it as empty.
+describe('server view: an exploded form-style query object', () => {
+  test('lists the properties its `allOf` parts declare (through `$ref`), not those named like another parameter', () => {
+    const document: OpenApiDocument = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {
+        '/things': {
+          get: {
+            operationId: 'listThings',
+            parameters: [
+              { name: 'filter', in: 'query', style: 'form', explode: true, schema: { allOf: [ref('Range'), { type: 'object', properties: { color: { type: 'string' }, limit: { type: 'integer' } } }] } },
+              { name: 'limit', in: 'query', schema: { type: 'integer' } },
+            ],
+            responses: { '200': ok({ type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } }) },
+          },
+        },
+      },
+      components: { schemas: { Range: { type: 'object', properties: { low: { type: 'integer' }, high: { type: 'integer' } } } } },
+    };
+    const merged = mergedModel(document);
+    const routes = serverView(merged.model, merged.document).routes;
+    expect(routes[0]!.styles?.query).toEqual([{ name: 'filter', style: 'form', explode: true, type: 'object', properties: ['low', 'high', 'color'] }]);
+  });
+});

@@ -82,6 +82,25 @@ describe('request bodies and schema defaults', () => {
   });
 });
 
+// Before: a JSON media type without a schema compiled no validator, and the generated routes named one that was not
+// there (bodies.createNote; patches.updateNote, with no patches module at all): the project did not type-check.
+describe('a JSON body without a schema', () => {
+  const schemaless = { content: { 'application/json': {} } };
+  const spec: OpenApiDocument = {
+    ...SPEC,
+    paths: {
+      '/notes': { post: { operationId: 'createNote', requestBody: schemaless, responses: ok('201') } },
+      '/notes/{note_id}': { parameters: id, patch: { operationId: 'updateNote', requestBody: schemaless, responses: ok('200') } },
+    },
+  };
+
+  test('has a validator where its route looks for it, taking any JSON', async () => {
+    const modules = await compiled(spec);
+    expect(modules.bodies.createNote!({ anything: [1] })).toBe(true);
+    expect(modules.patches.updateNote!('text')).toBe(true);
+  });
+});
+
 const pets = (pet: SchemaObject, components: Record<string, SchemaObject>): OpenApiDocument => ({
   openapi: '3.0.3',
   info: { title: 'Pets', version: '1.0.0' },

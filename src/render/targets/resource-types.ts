@@ -145,12 +145,20 @@ export function storedKindOf(operation: OperationModel): OperationModel['kind'] 
   return operation.kind !== 'list' || answerOf(operation).isList ? operation.kind : 'other';
 }
 
-const STORED_KINDS = new Set<OperationModel['kind']>(['list', 'read', 'create', 'replace', 'update', 'delete']);
+/** The default store's method for each kind of operation it serves: the one list of what it serves. */
+export const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
+  list: 'list',
+  read: 'get',
+  create: 'create',
+  replace: 'replace',
+  update: 'update',
+  delete: 'remove',
+};
 
 /** Keys of the resources the default store keeps (a collection or a singleton): those with an operation it serves. */
 export function storedResourceKeys(model: ApiModel): Set<string> {
   const keys = new Set(model.resources.map((resource) => resource.key));
-  return new Set(model.operations.filter((operation) => keys.has(operation.resource) && STORED_KINDS.has(storedKindOf(operation))).map((operation) => operation.resource));
+  return new Set(model.operations.filter((operation) => keys.has(operation.resource) && STORE_METHODS[storedKindOf(operation)] !== undefined).map((operation) => operation.resource));
 }
 
 /**

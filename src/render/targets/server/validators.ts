@@ -44,8 +44,8 @@ export function validatorInputs(document: OpenApiDocument, operations: readonly 
   operations.forEach((operation, index) => {
     const name = names[index]!;
     parameters.push([name, parametersSchema(operation)]);
-    const body = operation.requestBody?.jsonContentType ? bodySchema(document, operation) : undefined;
-    if (body !== undefined) (fillsDefaults(operation) ? bodies : patches).push([name, body as object]);
+    // Every JSON body gets a validator where its route looks for one: a media type without a schema takes any JSON.
+    if (operation.requestBody?.jsonContentType) (fillsDefaults(operation) ? bodies : patches).push([name, (bodySchema(document, operation) ?? {}) as object]);
   });
   return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies, patches };
 }
@@ -66,6 +66,8 @@ export function compileValidatorsBeside(inputs: ValidatorInputs): Promise<Valida
 /** ajv's standalone code for every validator. */
 export function compileValidators({ dialect, registry, parameters, bodies, patches }: ValidatorInputs): ValidatorSources {
   const compile = (schemas: [string, object][], { coerce, defaults }: { coerce: boolean; defaults: boolean }) => {
+    // No ajv for a module without validators (most APIs take no PATCH body): it is empty, and not emitted where it is `patches`.
+    if (schemas.length === 0) return moduleOf('');
     const ajv = newAjv({ coerce, defaults, dialect }, registry);
     const exports: Record<string, string> = {};
     for (const [name, schema] of schemas) {

@@ -11,7 +11,7 @@ import { commentText, identifierName, identifierRegistry, stringLiteral } from '
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -127,15 +127,6 @@ export interface ServerView {
   /** After the collections their owners are in. */
   singletons: Typed<SingletonView>[];
 }
-
-const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
-  list: 'list',
-  read: 'get',
-  create: 'create',
-  replace: 'replace',
-  update: 'update',
-  delete: 'remove',
-};
 
 /** Where each operation is implemented: `src/handlers/<resource>.ts`. */
 export function handlerFileOf(model: ApiModel, operation: OperationModel): string {
@@ -279,8 +270,7 @@ function stylesOf(document: OpenApiDocument, operation: OperationModel): Pick<Ro
     if (styled?.type !== 'object' || !styled.explode || styled.style === 'deepObject') return styled ? [styled] : [];
     // Its properties arrive as parameters of their own: those named like a declared parameter stay that parameter's.
     const others = new Set(operation.parameters.query.map((other) => other.name));
-    const schema = deref<SchemaObject>(document, parameter.schema);
-    return [{ ...styled, properties: Object.keys(schema?.properties ?? {}).filter((name) => !others.has(name)) }];
+    return [{ ...styled, properties: propertiesOf(document, parameter.schema).map(({ name }) => name).filter((name) => !others.has(name)) }];
   });
   const header = operation.parameters.header.flatMap((parameter) => styledParameter(parameter, parameter.name.toLowerCase()) ?? []);
   const styles = { ...(query.length > 0 ? { query } : {}), ...(header.length > 0 ? { header } : {}) };

@@ -368,7 +368,9 @@ function compareToPosition(stored: Stored, position: PositionOf, sort: RankedKey
 
 /**
  * An enum's values by their place in the enum, numbers by value, everything
- * else as text; missing values (undefined or null alike) last in either direction.
+ * else as text; missing values (undefined or null alike, even where the enum
+ * lists null) last in either direction. The suite expects the same
+ * (conformance/checks.ts, `compareSorted`).
  */
 function compareValues(a: unknown, b: unknown, { descending, order: declared }: RankedKey): number {
   const left = rankOf(a ?? null, declared);

@@ -710,12 +710,24 @@ export const walksOffsetPages: Check = {
   },
 };
 
-/** Numbers by value, an enum's values by their place in it, other values as text. */
-function compare(a: Json | undefined, b: Json | undefined, declared: Json[] = []): number {
-  const [left, right] = [declared.indexOf(a ?? null), declared.indexOf(b ?? null)];
-  if (left >= 0 && right >= 0) return left - right;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+/**
+ * Where `a` falls relative to `b` in a list sorted in `direction` (< 0:
+ * before): numbers by value, an enum's values by their place in it, other
+ * values as text; missing values (undefined or null alike, even where the enum
+ * lists null) last in either direction, as the default store sorts them.
+ */
+export function compareSorted(
+  a: Json | undefined,
+  b: Json | undefined,
+  direction: 1 | -1,
+  declared: Json[] = [],
+): number {
+  const [aMissing, bMissing] = [a === undefined || a === null, b === undefined || b === null];
+  if (aMissing || bMissing) return Number(aMissing) - Number(bMissing);
+  const [left, right] = [declared.indexOf(a!), declared.indexOf(b!)];
+  if (left >= 0 && right >= 0) return (left - right) * direction;
+  if (typeof a === 'number' && typeof b === 'number') return (a - b) * direction;
+  return (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0) * direction;
 }
 
 interface Ordering {
@@ -739,7 +751,7 @@ function expectOrder(
   if (values.length !== created.length)
     fail(`${how}: the list shows ${values.length} of the ${created.length} items created.`);
   for (let index = 1; index < values.length; index++) {
-    if (compare(values[index - 1], values[index], declared) * direction > 0)
+    if (compareSorted(values[index - 1], values[index], direction, declared) > 0)
       fail(
         `${how}: ${JSON.stringify(values)} is not in ${direction > 0 ? 'ascending' : 'descending'} order.`,
       );

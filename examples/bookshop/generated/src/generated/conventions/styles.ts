@@ -37,30 +37,49 @@ export interface Deserialized {
   problems: ErrorDetail[];
 }
 
-/** Unexploded query lists: the delimiter between items, once percent-decoded. */
-const DELIMITERS: Partial<Record<StyleName, string>> = {
+/**
+ * Unexploded query lists: the delimiter between items as written, still
+ * percent-encoded (a space is written `%20` or `+`). An item that holds the
+ * delimiter has it encoded (`a%2Cb,c` is `a,b` and `c`); a space inside a
+ * `spaceDelimited` item cannot be told from the delimiter.
+ */
+const DELIMITERS: Partial<Record<StyleName, string | RegExp>> = {
   form: ',',
-  spaceDelimited: ' ',
+  spaceDelimited: /%20|\+| /,
   pipeDelimited: '|',
 };
 
-/** The query with each styled parameter read; the keys it was written with (`filter[status]`, `R`) taken out. */
+/**
+ * The query with each styled parameter read; the keys it was written with
+ * (`filter[status]`, `R`) taken out. Delimited lists are read from the query
+ * string as sent (`search`, still percent-encoded), split before decoding.
+ */
 export function deserializeQuery(
   query: Values,
   parameters: readonly StyledParameter[],
+  search: string,
 ): Deserialized {
   const values: Record<string, unknown> = { ...query };
   const problems: ErrorDetail[] = [];
   for (const parameter of parameters) {
-    const read =
-      parameter.style === 'deepObject'
-        ? deepObjectOf(values, parameter.name)
-        : parameter.type === 'object' && parameter.explode
-          ? explodedObjectOf(values, parameter.properties ?? [])
-          : listOf(values[parameter.name], parameter);
+    const read = queryParameterOf(values, parameter, search);
     place(values, parameter.name, read, `query.${parameter.name}`, problems);
   }
   return { values, problems };
+}
+
+/** One styled query parameter, read from the decoded `values` or, for a delimited list, from the query string as sent. */
+function queryParameterOf(
+  values: Record<string, unknown>,
+  parameter: StyledParameter,
+  search: string,
+): Read {
+  if (parameter.style === 'deepObject') return deepObjectOf(values, parameter.name);
+  if (parameter.type === 'object' && parameter.explode)
+    return explodedObjectOf(values, parameter.properties ?? []);
+  // An exploded array arrives as a repeated parameter, already a list.
+  if (parameter.type === 'array' && parameter.explode) return { value: values[parameter.name] };
+  return listOf(writtenValuesOf(search, parameter.name), parameter);
 }
 
 /** The headers with each styled one read (`simple`: items separated by commas). */
@@ -125,12 +144,29 @@ function explodedObjectOf(values: Record<string, unknown>, properties: readonly 
   return { value: Object.keys(object).length > 0 ? object : undefined };
 }
 
+/** The values a query parameter was sent with, as written (still percent-encoded); undefined where it was not sent. */
+function writtenValuesOf(search: string, name: string): string[] | undefined {
+  const written = search.split('&').flatMap((pair) => {
+    const equals = pair.indexOf('=');
+    const key = equals < 0 ? pair : pair.slice(0, equals);
+    return pair !== '' && decoded(key) === name ? [equals < 0 ? '' : pair.slice(equals + 1)] : [];
+  });
+  return written.length > 0 ? written : undefined;
+}
+
+/** Percent-decoded as a query string is (`+` is a space); a malformed escape is kept as written. */
+function decoded(text: string): string {
+  const spaced = text.replaceAll('+', ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
 /** A delimited list (`1,2,3`), read as an array, or as an object from its pairs (`R,100,G,200`; exploded `simple`: `R=100,G=200`). */
 function listOf(raw: unknown, parameter: StyledParameter): Read {
   if (raw === undefined) return { value: undefined };
-  // An exploded array arrives as a repeated parameter, already a list.
-  if (parameter.explode && parameter.type === 'array' && parameter.style !== 'simple')
-    return { value: raw };
   const items = (Array.isArray(raw) ? raw : [raw]).flatMap((text) =>
     itemsOf(String(text), parameter.style),
   );
@@ -142,7 +178,8 @@ function itemsOf(text: string, style: StyleName): string[] {
   if (text === '') return [];
   // A header sent twice arrives joined with `, `; items may carry spaces around them.
   if (style === 'simple') return text.split(',').map((item) => item.trim());
-  return text.split(DELIMITERS[style] ?? ',');
+  // Split as written, then decoded: an encoded delimiter (`%2C`) is part of its item.
+  return text.split(DELIMITERS[style] ?? ',').map(decoded);
 }
 
 /** `R,100,G,200`: names and values, alternating. */

@@ -147,7 +147,7 @@ async function requestOf<Handlers>(
   context: OperationContext<Handlers>,
 ): Promise<AnyRequest> {
   const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
-  const query = deserializeQuery(ctx.query, route.styles?.query ?? []);
+  const query = deserializeQuery(ctx.query, route.styles?.query ?? [], ctx.querystring);
   const headers = deserializeHeaders(ctx.headers, route.styles?.header ?? []);
   const parameters = {
     path: path as Record<string, unknown>,
