@@ -401,7 +401,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'singleton-patch-replaces',
     breaks: 'PATCH of a singleton changes only what it names (here it replaces the whole value)',
-    patches: [patch(SINGLETON, ': { ...value, ...without(request.body as Value, this.options.serverFields) }', ': { ...without(request.body as Value, this.options.serverFields) }')],
+    patches: [patch(SINGLETON, ': { ...value, ...keptOf(request.body as Value, this.options) }', ': { ...keptOf(request.body as Value, this.options) }')],
     fails: /PATCH \/settings → 200, changes \w+ and nothing else/,
     project: 'shapes',
   },

@@ -56,4 +56,21 @@ describe('schemaFits: every value the written schema allows, the answered one al
     expect(fits({ oneOf: [{ type: 'string' }, { type: 'integer' }] }, { type: 'string' })).toBe(false);
     expect(fits({ oneOf: [{ type: 'string' }] }, { oneOf: [{ type: 'string' }] })).toBe(true);
   });
+
+  // From review: plain specs had ordinary fields dropped (written `integer`, answered `integer, int64`; a `$ref` wrapped in allOf).
+  it('reads a lone allOf part, a const, 3.0 boolean bounds, number formats and uniqueItems: false as what they allow', () => {
+    expect(fits({ type: 'integer' }, { type: 'integer', format: 'int64' })).toBe(true);
+    expect(fits({ $ref: '#/components/schemas/Owner' }, { allOf: [{ $ref: '#/components/schemas/Owner' }], description: 'the owner' })).toBe(true);
+    expect(fits({ const: 'a' }, { type: 'string', enum: ['a', 'b'] })).toBe(true);
+    expect(fits({ type: 'integer', minimum: 0, exclusiveMinimum: true }, { type: 'integer', minimum: 0, exclusiveMinimum: true })).toBe(true);
+    expect(fits({ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 0, exclusiveMinimum: true })).toBe(false);
+    expect(fits({ type: 'array', items: { type: 'string' } }, { type: 'array', items: { type: 'string' }, uniqueItems: false })).toBe(true);
+  });
+
+  it('refuses an answer nothing fits, one it cannot resolve, a value two alternatives of a oneOf take, and extra members its additionalProperties refuse', () => {
+    expect(fits({ type: 'string' }, false)).toBe(false);
+    expect(fits({ type: 'string' }, { $ref: '#/components/schemas/Missing' })).toBe(false);
+    expect(fits({ type: 'integer' }, { oneOf: [{ type: 'integer' }, { type: 'number' }] })).toBe(false);
+    expect(fits({ type: 'object', properties: { x: { type: 'string' } } }, { type: 'object', additionalProperties: { type: 'integer' } })).toBe(false);
+  });
 });

@@ -6,8 +6,9 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
 import { commentText, stringLiteral } from '../../model/names.js';
-import { itemSchemaOf, propertiesOf, requiredResourceFields } from '../../openapi/classify.js';
-import { schemaFits } from '../../openapi/schema-fit.js';
+import { itemSchemaOf, propertiesOf, requiredNamesOf, requiredResourceFields } from '../../openapi/classify.js';
+import { schemaFits, withoutNull } from '../../openapi/schema-fit.js';
+import { byText } from '../../order.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type Reference, type RequestBodyObject, type SchemaObject } from '../../openapi/document.js';
 import { ROOT_NAMES } from '../../model/naming.js';
 import { templateFile, type Target } from '../target.js';
@@ -207,12 +208,39 @@ const WRITES = new Set<OperationModel['kind']>(['create', 'replace', 'update']);
  * and the suite does not expect its value back. Service and suite read them here.
  */
 export function serverShapedFieldsOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): string[] {
-  const answers = answeredItemSchemasOf(model, resource, document).map((schema) => new Map(propertiesOf(document, schema).map((field) => [field.name, field.schema])));
+  return writtenMisfitsOf(model, resource, document).filter((misfit) => !misfit.butNull).map((misfit) => misfit.name);
+}
+
+/**
+ * The fields a write may set to null where an answer requires a value (a
+ * merge-patch body makes every field nullable): the store keeps what they
+ * held instead of the null.
+ */
+export function nonNullFieldsOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): string[] {
+  const misfits = writtenMisfitsOf(model, resource, document);
+  const shaped = new Set(misfits.filter((misfit) => !misfit.butNull).map((misfit) => misfit.name));
+  return misfits.filter((misfit) => misfit.butNull && !shaped.has(misfit.name)).map((misfit) => misfit.name);
+}
+
+/** Each written field that does not fit an answer of it, and whether it would but for the null it allows; by name. */
+function writtenMisfitsOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): { name: string; butNull: boolean }[] {
+  const answers = answeredFieldsOf(model, resource, document);
   const written = model.operations
     .filter((operation) => operation.resource === resource.key && WRITES.has(operation.kind))
     .flatMap((operation) => propertiesOf(document, bodySchemaOf(document, operation)));
-  const misfits = written.filter(({ name, schema }) => answers.some((answer) => answer.has(name) && !schemaFits(document, schema, answer.get(name))));
-  return [...new Set(misfits.map(({ name }) => name))].sort();
+  const misfits = new Map<string, boolean>();
+  for (const { name, schema } of written) {
+    const declared = answers.filter((answer) => answer.has(name)).map((answer) => answer.get(name));
+    if (declared.every((field) => schemaFits(document, schema, field))) continue;
+    const butNull = declared.every((field) => schemaFits(document, withoutNull(document, schema), field));
+    misfits.set(name, (misfits.get(name) ?? true) && butNull);
+  }
+  return [...misfits].map(([name, butNull]) => ({ name, butNull })).sort((a, b) => byText(a.name, b.name));
+}
+
+/** Each answer's fields of a resource, by name. */
+export function answeredFieldsOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): Map<string, SchemaObject>[] {
+  return answeredItemSchemasOf(model, resource, document).map((schema) => new Map(propertiesOf(document, schema).map((field) => [field.name, field.schema])));
 }
 
 /**
@@ -221,8 +249,11 @@ export function serverShapedFieldsOf(model: ApiModel, resource: ResourceModel, d
  * items by its written value, keeps it on writes, and the suite addresses
  * items by it.
  */
-export function keyFieldOf(resource: ResourceModel): string | undefined {
+export function keyFieldOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): string | undefined {
   const param = resource.idParams[0];
   if (param === undefined || resource.singleton || resource.fields.some((field) => field.name === 'id')) return undefined;
-  return resource.fields.some((field) => field.name === param) ? param : undefined;
+  if (!resource.fields.some((field) => field.name === param)) return undefined;
+  // A key every create sends: an item created without one could not be found by it.
+  const creates = model.operations.filter((operation) => operation.resource === resource.key && operation.kind === 'create');
+  return creates.every((create) => requiredNamesOf(document, bodySchemaOf(document, create)).includes(param)) ? param : undefined;
 }

@@ -396,7 +396,10 @@ class HttpSuite implements Suite {
 
   sampleBody(resource: string): JsonObject {
     const plan = API.resources[resource]!;
-    return { ...(plan.sample as JsonObject), ...varied(plan, ++this.creates) };
+    const count = ++this.creates;
+    const key =
+      plan.keyField && plan.keys ? { [plan.keyField]: plan.keys[count % plan.keys.length]! } : {};
+    return { ...(plan.sample as JsonObject), ...varied(plan, count), ...key };
   }
 
   track(item: Item): void {

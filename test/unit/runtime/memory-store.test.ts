@@ -90,3 +90,16 @@ test('an item named by a key field is found by what was written there, keeps it,
   expect(variables.update<Row>({ path: { name: 'TOKEN' }, body: { name: 'OTHER', value: 'b' } })).toMatchObject({ name: 'TOKEN', value: 'b' });
   expect(() => variables.create({ path: {}, body: { name: 'TOKEN', value: 'c' } })).toThrow(/exists already/);
 });
+
+// From review: a merge-patch body allows null everywhere; the answers require values.
+test('a null written where answers require a value leaves what the item held', () => {
+  const notes = new MemoryCollection<Row>({ type: 'notes', shape: 'flat', idParam: 'id', ids: 'integer', nonNullFields: ['title'] });
+  notes.create({ path: {}, body: { title: 'Dune', tag: 'sf' } });
+  expect(notes.update<Row>({ path: { id: 1 }, body: { title: null, tag: null } })).toEqual({ id: 1, title: 'Dune', tag: null });
+});
+
+// From review: a seeded `{ id: 1 }` made the first create conflict (409) in a collection with no key field.
+test('new integer ids follow the seeded ones', () => {
+  const genres = new MemoryCollection<Row>({ type: 'genres', shape: 'flat', idParam: 'id', ids: 'integer', seed: [{ id: 1, name: 'sf' }] });
+  expect(genres.create<Row>({ path: {}, body: { name: 'crime' } })).toMatchObject({ id: 2 });
+});

@@ -51,7 +51,8 @@ describe('deserializeQuery: what the service reads back', () => {
     { parameter: ids, given: 'i%64s=a%2Cb,c&x=%2C', want: { ids: ['a,b', 'c'], x: ',' } },
     { parameter: { ...ids, style: 'spaceDelimited' as const }, given: 'ids=1%202+3', want: { ids: ['1', '2', '3'] } },
     { parameter: { ...ids, style: 'pipeDelimited' as const }, given: 'ids=1|2', want: { ids: ['1', '2'] } },
-    { parameter: { ...ids, style: 'pipeDelimited' as const }, given: 'ids=a%7Cb|c%2C+d', want: { ids: ['a|b', 'c, d'] } },
+    // The spec's own example encodes the pipe: both forms delimit.
+    { parameter: { ...ids, style: 'pipeDelimited' as const }, given: 'ids=blue%7Cblack|c%2C+d', want: { ids: ['blue', 'black', 'c, d'] } },
     { parameter: { ...ids, explode: true }, given: 'ids=1&ids=2', want: { ids: ['1', '2'] } },
     { parameter: color, given: 'color=R,100,G,200', want: { color: { R: '100', G: '200' } } },
     { parameter: color, given: 'color=R%2CG,1%2C2', want: { color: { 'R,G': '1,2' } } },
@@ -115,7 +116,7 @@ describe('a round trip: what the client writes, the service reads', () => {
     { style: 'form', explode: false, type: 'array' as const, value: ['a', 'b'] },
     { style: 'form', explode: false, type: 'array' as const, value: ['a,b', 'c', 'd|e f+g%h'] },
     { style: 'pipeDelimited', explode: false, type: 'array' as const, value: ['a', 'b'] },
-    { style: 'pipeDelimited', explode: false, type: 'array' as const, value: ['a|b', 'c,d', 'e f'] },
+    { style: 'pipeDelimited', explode: false, type: 'array' as const, value: ['a/b', 'c,d', 'e f'] },
     { style: 'spaceDelimited', explode: false, type: 'array' as const, value: ['a,b', 'c|d', 'e+f'] },
     { style: 'form', explode: false, type: 'object' as const, value: { R: '1', G: '2' } },
     { style: 'form', explode: false, type: 'object' as const, value: { 'R,G': '1,2', B: '&=' } },

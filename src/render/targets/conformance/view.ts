@@ -6,7 +6,7 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
-import type { ApiPlan, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
+import type { ApiPlan, Json, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { queryPairs } from '../../../runtime/client/styles.js';
 import { plainStringsOf, requiredPropertiesOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf, type Constraint } from './sample.js';
 import { matchesPattern, patternSample } from './pattern.js';
@@ -80,7 +80,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   // Values no resource of the API describes: the parents' where there is no parent to create, and the collection's own.
   const madeUp = parent ? resource.scopeParams : parentParams;
   const serverFields = serverShapedFieldsOf(model, resource, document);
-  const keyField = keyFieldOf(resource);
+  const keyField = keyFieldOf(model, resource, document);
   const scope = madeUpScope(document, own, madeUp);
   const unbuilt = madeUp.filter((name) => !(name in scope)).map((name) => `path.${name}`);
   return {
@@ -97,9 +97,26 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
     ...(serverFields.length > 0 ? { serverFields } : {}),
-    ...(keyField ? { keyField } : {}),
+    ...(keyField ? { keyField, ...keysOf(document, createSchema, keyField, [isObject(sample) ? sample[keyField] : undefined, unknownId]) } : {}),
   };
 }
+
+/**
+ * Distinct values for a key the variation of plain strings does not reach:
+ * each create takes the next. Not the sample's (a check sends the sample
+ * itself) nor the id the suite takes for unknown.
+ */
+function keysOf(document: OpenApiDocument, createSchema: unknown, keyField: string, taken: unknown[]): { keys?: Json[] } {
+  if (createSchema === undefined || plainStringsOf(document, createSchema).some(({ name }) => name === keyField)) return {};
+  const property = deref<SchemaObject>(document, (deref<SchemaObject>(document, createSchema as SchemaObject)?.properties ?? {})[keyField] as SchemaObject);
+  const pattern = typeof property?.pattern === 'string' ? property.pattern : undefined;
+  const drawn = pattern === undefined ? undefined : [...new Set(Array.from({ length: KEY_COUNT }, (_, seed) => patternSample(pattern, { ...(typeof property?.minLength === 'number' ? { min: property.minLength } : {}), ...(typeof property?.maxLength === 'number' ? { max: property.maxLength } : {}) }, seed)))].filter((value) => value !== undefined);
+  const keys = (drawn ?? valuesOf(document, createSchema, keyField, KEY_COUNT))?.filter((key) => !taken.includes(key));
+  return keys && keys.length > 1 ? { keys } : {};
+}
+
+/** How many keys a plan holds: more creates of one resource than a worker makes. */
+const KEY_COUNT = 100;
 
 function operationPlan(model: ApiModel, document: OpenApiDocument, operation: OperationModel, resources: Map<string, ResourceModel>): OperationPlan {
   const { hasData, isList } = answerOf(operation);

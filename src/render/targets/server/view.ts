@@ -11,7 +11,7 @@ import { commentText, identifierName, identifierRegistry, stringLiteral } from '
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -97,6 +97,8 @@ export interface CollectionView {
   defaults?: string;
   /** Fields whose written value the store does not keep (it does not fit what is answered). */
   serverFields?: string[];
+  /** Fields a write may set to null where answers require a value. */
+  nonNullFields?: string[];
   /** The field the item's path names it by, where it is not `id`. */
   keyField?: string;
 }
@@ -114,6 +116,8 @@ export interface SingletonView {
   defaults?: string;
   /** Fields whose written value the store does not keep (it does not fit what is answered). */
   serverFields?: string[];
+  /** Fields a write may set to null where answers require a value. */
+  nonNullFields?: string[];
   updatedField?: string;
 }
 
@@ -368,6 +372,7 @@ function singletonView(input: CollectionInput): SingletonView {
     initial: JSON.stringify(initialValueOf(model, resource, document) ?? null),
     ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
     ...(serverFields.length > 0 ? { serverFields } : {}),
+    ...nonNullView(model, resource, document),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
   };
 }
@@ -439,12 +444,18 @@ function collectionView(input: CollectionInput): CollectionView {
     ...(seed ? { seed: JSON.stringify(seed) } : {}),
     ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
     ...(serverFields.length > 0 ? { serverFields } : {}),
-    ...keyFieldView(resource),
+    ...(resource.shape === 'flat' ? nonNullView(model, resource, document) : {}),
+    ...keyFieldView(model, resource, document),
   };
 }
 
-function keyFieldView(resource: ResourceModel): { keyField?: string } {
-  const keyField = keyFieldOf(resource);
+function nonNullView(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): { nonNullFields?: string[] } {
+  const nonNullFields = nonNullFieldsOf(model, resource, document);
+  return nonNullFields.length > 0 ? { nonNullFields } : {};
+}
+
+function keyFieldView(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): { keyField?: string } {
+  const keyField = keyFieldOf(model, resource, document);
   return keyField ? { keyField } : {};
 }
 
@@ -455,7 +466,7 @@ function keyFieldView(resource: ResourceModel): { keyField?: string } {
  * are the parent's ids, which fit their own field.
  */
 function pathFieldsOf(model: ApiModel, resource: ResourceModel, document: OpenApiDocument, parentParams: string[]): string[] {
-  const answers = answeredItemSchemasOf(model, resource, document).map((schema) => new Map(propertiesOf(document, schema).map((field) => [field.name, field.schema])));
+  const answers = answeredFieldsOf(model, resource, document);
   const parameters = model.operations.filter((operation) => operation.resource === resource.key).flatMap((operation) => operation.parameters.path);
   return parentParams.filter((param) => {
     const parameter = parameters.find((candidate) => candidate.name === param);
@@ -518,7 +529,7 @@ function examplesOf(model: ApiModel, resource: ResourceModel, document: OpenApiD
   const schema = item && deref<SchemaObject>(document, item);
   if (!schema) return undefined;
   const examples = Array.isArray(schema.examples) ? schema.examples : schema.example !== undefined ? [schema.example] : [];
-  const key = keyFieldOf(resource) ?? 'id';
+  const key = keyFieldOf(model, resource, document) ?? 'id';
   const usable = examples.filter((example) => isObject(example) && (typeof example[key] === 'string' || typeof example[key] === 'number'));
   return usable.length > 0 ? usable : undefined;
 }

@@ -5,7 +5,7 @@
  * before anyone writes it; a DELETE empties it (GET answers 404) until a PUT
  * fills it again. specforge created this file once; it is yours.
  */
-import { storable, without, type MemoryCollection } from './memory.js';
+import { keptOf, storable, type MemoryCollection } from './memory.js';
 
 type Path = Record<string, unknown>;
 type Value = Record<string, unknown>;
@@ -25,6 +25,8 @@ export interface SingletonOptions {
   defaults?: Value;
   /** Fields a write may name whose value it does not keep: it does not fit what is answered. */
   serverFields?: string[];
+  /** Fields a write may set to null where answers require a value: it keeps what they held. */
+  nonNullFields?: string[];
   updatedField?: string;
 }
 
@@ -43,15 +45,13 @@ export class MemorySingleton<Item> {
   replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(request.path as Path, () => ({
       ...this.options.defaults,
-      ...without(request.body as Value, this.options.serverFields),
+      ...keptOf(request.body as Value, this.options),
     }));
   }
 
   update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(request.path as Path, (value) =>
-      value === null
-        ? null
-        : { ...value, ...without(request.body as Value, this.options.serverFields) },
+      value === null ? null : { ...value, ...keptOf(request.body as Value, this.options) },
     );
   }
 

@@ -51,6 +51,8 @@ export interface CollectionOptions {
    * answered): the item holds its default for them instead.
    */
   serverFields?: string[];
+  /** Fields a write may set to null where answers require a value: the item keeps what it held. */
+  nonNullFields?: string[];
   /**
    * The field the item's path names it by, where it is not `id`
    * (`/variables/{name}`): an item's id is its written value, which writes
@@ -125,7 +127,7 @@ export class MemoryCollection<Item> {
     if (scope === undefined) return undefined;
     const now = new Date().toISOString();
     const id = this.keyOf(request.body as Row);
-    if (this.rows.has(keyOf(scope, id)))
+    if (this.options.keyField && this.rows.has(keyOf(scope, id)))
       throw errors.conflict(`An item named ${JSON.stringify(id)} exists already.`);
     const row: Row = {
       ...this.options.defaults,
@@ -234,10 +236,10 @@ export class MemoryCollection<Item> {
 
   /** What the store keeps of a request body. */
   private written(body: unknown): Partial<Row> {
-    return without(body as Row, this.options.serverFields);
+    return keptOf(body as Row, this.options);
   }
 
-  /** Fields a write never changes: the id, where it is nested, when it was created. */
+  /** Fields a write never changes: the id (or the key that names the item), where it is nested, when it was created. */
   private kept(): string[] {
     return [
       'id',
@@ -248,6 +250,8 @@ export class MemoryCollection<Item> {
   }
 
   private insert(row: Row, scope: string, owners: string[]): Stored {
+    // New integer ids follow those already held (a seed's).
+    if (typeof row.id === 'number' && row.id > this.lastId) this.lastId = Math.floor(row.id);
     const stored = { row: storable(row), scope, owners, seq: this.seq++ };
     this.rows.set(keyOf(scope, row.id), stored);
     return stored;
@@ -310,10 +314,22 @@ export function storable<Value>(row: Value): Value {
   return JSON.parse(text) as Value;
 }
 
-/** The object without the named fields. */
-export function without<Value extends object>(value: Value, fields: string[] = []): Partial<Value> {
+/** How a store reads a body: what of it it does not keep. */
+export interface BodyRules {
+  serverFields?: string[];
+  nonNullFields?: string[];
+}
+
+/** What a store keeps of a body: not the fields it answers its own values for, nor a null where answers require a value. */
+export function keptOf<Value extends object>(
+  body: Value,
+  { serverFields = [], nonNullFields = [] }: BodyRules,
+): Partial<Value> {
   return Object.fromEntries(
-    Object.entries(value ?? {}).filter(([field]) => !fields.includes(field)),
+    Object.entries(body ?? {}).filter(
+      ([field, value]) =>
+        !serverFields.includes(field) && !(value === null && nonNullFields.includes(field)),
+    ),
   ) as Partial<Value>;
 }
 

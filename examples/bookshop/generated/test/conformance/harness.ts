@@ -399,7 +399,10 @@ class HttpSuite implements Suite {
 
   sampleBody(resource: string): JsonObject {
     const plan = API.resources[resource]!;
-    return { ...(plan.sample as JsonObject), ...varied(plan, ++this.creates) };
+    const count = ++this.creates;
+    const key =
+      plan.keyField && plan.keys ? { [plan.keyField]: plan.keys[count % plan.keys.length]! } : {};
+    return { ...(plan.sample as JsonObject), ...varied(plan, count), ...key };
   }
 
   track(item: Item): void {
@@ -604,10 +607,16 @@ export function itemIdOf(
   written?: Json,
 ): string | number | undefined {
   if (isScalar(data)) return data;
-  const fields = flatten(plan, data);
-  const key = plan.keyField;
-  const id = key ? (fields[key] ?? (written as JsonObject | undefined)?.[key]) : fields.id;
+  // A key is what was written there, where the answer does not show it (a create that answers `{}`).
+  const id =
+    itemKeyOf(plan, flatten(plan, data)) ??
+    (plan.keyField ? (written as JsonObject | undefined)?.[plan.keyField] : undefined);
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** What addresses an item with these (flat) fields: its key field where it has one, else its id. */
+export function itemKeyOf(plan: ResourcePlan, fields: JsonObject): Json | undefined {
+  return fields[plan.keyField ?? 'id'];
 }
 
 /** An answer that is the new id alone. */

@@ -43,6 +43,8 @@ export interface ResourcePlan {
   serverFields?: string[];
   /** The field an item's path names it by, where it is not `id` (`/variables/{name}`): what a create wrote there addresses the item. */
   keyField?: string;
+  /** Values for the key field, one per create in turn, where the variation of plain strings does not reach it (a pattern, an integer). */
+  keys?: Json[];
 }
 
 export interface OperationPlan {

@@ -39,14 +39,15 @@ export interface Deserialized {
 
 /**
  * Unexploded query lists: the delimiter between items as written, still
- * percent-encoded (a space is written `%20` or `+`). An item that holds the
- * delimiter has it encoded (`a%2Cb,c` is `a,b` and `c`); a space inside a
- * `spaceDelimited` item cannot be told from the delimiter.
+ * percent-encoded (a space is written `%20` or `+`). An item that holds a
+ * comma has it encoded (`a%2Cb,c` is `a,b` and `c`). The spec's own examples
+ * encode a pipe (`blue%7Cblack`), so a pipe inside an item, like a space
+ * inside a `spaceDelimited` one, cannot be told from the delimiter.
  */
 const DELIMITERS: Partial<Record<StyleName, string | RegExp>> = {
   form: ',',
   spaceDelimited: /%20|\+| /,
-  pipeDelimited: '|',
+  pipeDelimited: /%7C|\|/i,
 };
 
 /**
