@@ -203,6 +203,46 @@ describe('server view: a DELETE that answers the deleted resource', () => {
   });
 });
 
+describe('server view: what the store keeps of a write', () => {
+  /** A collection of variables read at `/variables/{name}`, created with `created` as its body. */
+  function variables(created: SchemaObject): ReturnType<typeof serverView>['collections'][number] {
+    const document: OpenApiDocument = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {
+        '/variables': { post: { operationId: 'createVariable', requestBody: { required: true, content: { 'application/json': { schema: created } } }, responses: { '201': ok(ref('Variable')) } } },
+        '/variables/{name}': {
+          parameters: [idParam('name', { type: 'string' })],
+          get: { operationId: 'getVariable', responses: { '200': ok(ref('Variable')) } },
+          patch: { operationId: 'updateVariable', requestBody: body('Patch'), responses: { '200': ok(ref('Variable')) } },
+        },
+      },
+      components: {
+        schemas: {
+          Variable: { type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' }, homepage: { type: 'string', format: 'uri' }, count: { type: 'integer', format: 'int64' } } },
+          Patch: { type: 'object', properties: { value: { type: 'string', nullable: true }, homepage: { type: 'string' } } },
+        },
+      },
+    };
+    const merged = mergedModel(document);
+    return serverView(merged.model, merged.document).collections[0]!;
+  }
+
+  // Before: GitHub's variables were stored under a UUID and `GET /variables/{name}` found none.
+  test('items are keyed by the field their path names where every create sends it', () => {
+    const sent = { type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' } } } as SchemaObject;
+    expect(variables(sent).keyField).toBe('name');
+    expect(variables({ ...sent, required: ['value'] }).keyField).toBeUndefined();
+  });
+
+  // Before (review): `count` written `integer`, answered `integer, int64`, was dropped; a merge-patch's nullable `value` too.
+  test('a field written looser than it is answered is the server\'s; one that differs only by null refuses the null; a number format is no difference', () => {
+    const store = variables({ type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' }, count: { type: 'integer' } } });
+    expect(store.serverFields).toEqual(['homepage']);
+    expect(store.nonNullFields).toEqual(['value']);
+  });
+});
+
 // Before: GitHub's `GET /orgs/{org}/actions/hosted-runners/limits` answered 404 for every org: its store checked
 // for a hosted runner the path never names (`hosted_runner_id` undefined).
 describe('server view: a resource beside the items of the collection above it', () => {
