@@ -11,7 +11,7 @@ import { commentText, identifierName, identifierRegistry, stringLiteral } from '
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -85,6 +85,8 @@ export interface CollectionView {
   idParam: string;
   ids: 'uuid' | 'integer';
   parent?: string;
+  /** The parent's item parameters the scope names, where it names only the last of them. */
+  parentParams?: string[];
   /** The parents' id parameters, which place an item under its parent. */
   scope: string[];
   pathFields: string[];
@@ -327,12 +329,12 @@ function returnType(operation: OperationModel, group: GroupView, types: TypeName
 function relationsOf(resource: ResourceModel, resources: Map<string, ResourceModel>, model: ApiModel): RouteView['includes'] {
   const relations: RouteView['includes'] = [];
   const parent = resource.parents.at(-1);
-  const parentResource = parent && resources.get(resource.parents.map((p) => p.collection).join('/'));
+  const parentResource = parent && parentResourceOf(resource, resources);
   const parentRead = parentResource && operationOf(model, parentResource, 'read');
   if (parent && parentRead) relations.push({ name: singular(parent.collection), operationId: parentRead });
   for (const child of resources.values()) {
     const last = child.parents.at(-1);
-    if (!last || child.key !== `${resource.key}/${child.key.split('/').at(-1)}` || last.idParams.length !== 1) continue;
+    if (!last || parentResourceOf(child, resources) !== resource || last.idParams.length !== 1) continue;
     const list = operationOf(model, child, 'list');
     if (list) relations.push({ name: child.key.split('/').at(-1)!, operationId: list, itemParam: last.idParams[0]! });
   }
@@ -431,6 +433,7 @@ function collectionView(input: CollectionInput): CollectionView {
     idParam: resource.idParams[0] ?? 'id',
     ids: isNumeric(idField?.type) || isNumeric(idParameterType(model, resource, document)) ? 'integer' : 'uuid',
     ...(parent ? { parent: parent.identifier } : {}),
+    ...namedParentParams(resource, parent),
     scope: parentParams,
     pathFields,
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
@@ -441,6 +444,11 @@ function collectionView(input: CollectionInput): CollectionView {
     ...(serverFields.length > 0 ? { serverFields } : {}),
     ...keyFieldView(resource),
   };
+}
+
+function namedParentParams(resource: ResourceModel, parent: ResourceModel | undefined): { parentParams?: string[] } {
+  const named = parent && parentParamsNamed(resource, parent);
+  return named ? { parentParams: named } : {};
 }
 
 function keyFieldView(resource: ResourceModel): { keyField?: string } {
