@@ -271,10 +271,11 @@ function addToResource(
  * A top-level path whose collection segments end another resource's key
  * (`/books`, `/books/{book_id}` beside `/authors/{author_id}/books`) reaches
  * that resource's items without naming their parent: it joins it, where the
- * two describe the same item (one component schema, or equal schemas) and
- * nothing else ends that way. Not where it creates items of its own that no
- * body field places under a parent (GitHub's `POST /gists` beside `/users/{username}/gists`):
- * those are another collection.
+ * two describe the same item (one component schema, or equal schemas),
+ * nothing else ends that way and the store makes the items' ids. Not where
+ * it creates items of its own that no body field places under a parent
+ * (GitHub's `POST /gists` beside `/users/{username}/gists`): those are
+ * another collection.
  */
 function joinReachable(document: OpenApiDocument, resources: Map<string, ResourceModel>, operations: OperationModel[]): void {
   for (const top of [...resources.values()]) {
@@ -301,6 +302,10 @@ function joins(document: OpenApiDocument, top: ResourceModel, host: ResourceMode
   // Both name the item by the same parameter, where both name it.
   if (top.idParams.length > 0 && host.idParams.length > 0 && top.idParams.join() !== host.idParams.join()) return false;
   if (top.singleton || host.singleton || top.scopeParams.length > 0) return false;
+  // Items put at ids the client names, with no create (GitHub's organizations of an enterprise team, beside
+  // `/organizations`), are memberships: one item under many parents, which an id alone does not name.
+  const kinds = new Set([...own(host), ...own(top)].map((operation) => operation.kind));
+  if (kinds.has('replace') && !kinds.has('create')) return false;
   const parentIds = host.parents.flatMap((parent) => parent.idParams);
   return own(top)
     .filter((operation) => operation.kind === 'create')

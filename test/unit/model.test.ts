@@ -529,6 +529,16 @@ describe('model: a resource reachable nested and top-level', () => {
     expect(joined.resources.map((r) => r.key)).not.toContain('books');
   });
 
+  test('items put at ids the client names, with no create, are memberships: not joined (GitHub `/organizations`)', () => {
+    const put = { operationId: 'assignTag', responses: { '200': ok(ref('Tag')) } };
+    const api = reachable({
+      '/shelves/{shelf_id}/tags': { parameters: [pathParam('shelf_id')], get: { operationId: 'listShelfTags', responses: { '200': list('Tag') } } },
+      '/shelves/{shelf_id}/tags/{tag_id}': { parameters: [pathParam('shelf_id'), pathParam('tag_id')], put },
+      '/tags': { get: { operationId: 'listTags', responses: { '200': list('Tag') } } },
+    });
+    expect(api.resources.map((r) => r.key)).toContain('tags');
+  });
+
   test('two nested resources it could join: none', () => {
     const api = reachable({ ...topLevel, '/publishers/{publisher_id}/books': { parameters: [pathParam('publisher_id')], get: { operationId: 'listPublisherBooks', responses: { '200': list('Book') } } } });
     expect(api.resources.map((r) => r.key)).toContain('books');
