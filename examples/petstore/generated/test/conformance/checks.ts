@@ -14,6 +14,7 @@ import {
   fillPath,
   flatten,
   itemIdOf,
+  itemKeyOf,
   itemOf,
   operation,
   resourceOf,
@@ -160,7 +161,9 @@ async function listAll(
   return fail(`${plan.method} ${plan.path}: more than 200 pages; the suite stops there.`);
 }
 
-const idsOf = (items: JsonObject[]) => items.map((item) => item.id);
+/** What addresses each listed item: its id, or its key field. */
+const idsOf = (plan: OperationPlan, items: JsonObject[]) =>
+  items.map((item) => itemKeyOf(resourceOf(plan), item));
 
 // ── success ─────────────────────────────────────────────────────────────────
 
@@ -170,8 +173,8 @@ export const reads: Check = {
     const { path, item } = await subjectOf(suite, plan);
     const answer = await suite.request(plan, { path });
     expectSuccess(answer, plan);
-    const got = flatten(resourceOf(plan), answer.body.data);
-    if (got.id !== item!.id) fail(`Asked for ${item!.id}, got ${JSON.stringify(got.id)}.`);
+    const got = itemKeyOf(resourceOf(plan), flatten(resourceOf(plan), answer.body.data));
+    if (got !== item!.id) fail(`Asked for ${item!.id}, got ${JSON.stringify(got)}.`);
   },
 };
 
@@ -647,6 +650,7 @@ export const walksCursorPages: Check = {
       if (answer.body.data.length > 2)
         fail(`A page of ${answer.body.data.length} items for limit=2.`);
       for (const id of idsOf(
+        plan,
         answer.body.data.map((data: unknown) => flatten(resourceOf(plan), data)),
       ))
         seen.set(id, (seen.get(id) ?? 0) + 1);
@@ -699,7 +703,12 @@ export const walksOffsetPages: Check = {
         query: { ...narrow, limit: 2, page: number },
       });
       expectSuccess(answer, plan);
-      seen.push(...idsOf(answer.body.data.map((data: unknown) => flatten(resourceOf(plan), data))));
+      seen.push(
+        ...idsOf(
+          plan,
+          answer.body.data.map((data: unknown) => flatten(resourceOf(plan), data)),
+        ),
+      );
     }
     if (totalPages <= 500 && seen.length !== total)
       fail(`The pages hold ${seen.length} items, total says ${total}.`);
@@ -740,14 +749,13 @@ interface Ordering {
 
 /** The created items' values, in the order the list gave them, are in order. */
 function expectOrder(
+  ids: (Json | undefined)[],
   listed: JsonObject[],
   created: Item[],
   { field, direction, how, declared }: Ordering,
 ): void {
-  const ours = new Set(created.map((item) => item.id));
-  const values = listed
-    .filter((item) => ours.has(item.id as string | number))
-    .map((item) => item[field]);
+  const ours = new Set<Json | undefined>(created.map((item) => item.id));
+  const values = listed.filter((_item, index) => ours.has(ids[index])).map((item) => item[field]);
   if (values.length !== created.length)
     fail(`${how}: the list shows ${values.length} of the ${created.length} items created.`);
   for (let index = 1; index < values.length; index++) {
@@ -776,7 +784,7 @@ export const sorts: Check<{ field: string; values: Json[] | null; enum?: Json[] 
         .map(([name, value]) => `${name}=${value}`)
         .join('&');
       const listed = await listAll(suite, plan, path, query, items);
-      expectOrder(listed, items, { field, direction, how, declared });
+      expectOrder(idsOf(plan, listed), listed, items, { field, direction, how, declared });
     }
   },
 };
@@ -833,7 +841,7 @@ export const filters: Check<{ field: string; values: Json[] }> = {
       fail(
         `${field}=${values[0]} returned an item whose ${field} is ${JSON.stringify(other[field])}.`,
       );
-    if (!idsOf(listed).includes(items[0]!.id))
+    if (!idsOf(plan, listed).includes(items[0]!.id))
       fail(`${field}=${values[0]} left out an item that matches.`);
   },
 };
@@ -854,7 +862,7 @@ export const filtersByCreationDate: Check = {
       [{ created_before: dayOf(created, -2) }, false],
     ];
     for (const [query, included] of cases) {
-      const found = idsOf(await listAll(suite, plan, path, query)).includes(item.id);
+      const found = idsOf(plan, await listAll(suite, plan, path, query)).includes(item.id);
       if (found !== included)
         fail(
           `${Object.entries(query)[0]!.join('=')} ${included ? 'left out' : 'returned'} an item created at ${new Date(created).toISOString()}.`,
@@ -870,7 +878,7 @@ export const searches: Check<{ field: string }> = {
   async run(suite, plan, { field }) {
     const marker = `zq${Date.now().toString(36)}${(markers++).toString(36)}`;
     const { path, items } = await populated(suite, plan, 2, [{ [field]: marker }]);
-    const listed = idsOf(await listAll(suite, plan, path, { search: marker }, items));
+    const listed = idsOf(plan, await listAll(suite, plan, path, { search: marker }, items));
     if (!listed.includes(items[0]!.id))
       fail(`search=${marker} did not find the item whose ${field} is ${marker}.`);
     if (listed.includes(items[1]!.id)) fail(`search=${marker} also returned an item without it.`);

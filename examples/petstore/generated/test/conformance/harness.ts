@@ -513,14 +513,16 @@ export function credentialMissing(suite: Suite, plan: OperationPlan): string | u
 /**
  * A child's parent parameters from its parent item's path: by position, as
  * the child's path may name them differently (`/owners/{id}` and
- * `/owners/{owner_id}/pets`).
+ * `/owners/{owner_id}/pets`); the last ones where it names only those (`/books/{book_id}/reviews`).
  */
 function scopeUnder(parent: Item, child: ResourcePlan): Record<string, string | number> {
   const parentPlan = API.resources[parent.resource]!;
-  const values = [
-    ...parentPlan.parentParams,
-    ...(parentPlan.idParam ? [parentPlan.idParam] : []),
-  ].map((name) => parent.path[name]!);
+  const values = (
+    child.parentItemParams ?? [
+      ...parentPlan.parentParams,
+      ...(parentPlan.idParam ? [parentPlan.idParam] : []),
+    ]
+  ).map((name) => parent.path[name]!);
   return Object.fromEntries(child.parentParams.map((name, index) => [name, values[index]!]));
 }
 
@@ -604,10 +606,16 @@ export function itemIdOf(
   written?: Json,
 ): string | number | undefined {
   if (isScalar(data)) return data;
-  const fields = flatten(plan, data);
-  const key = plan.keyField;
-  const id = key ? (fields[key] ?? (written as JsonObject | undefined)?.[key]) : fields.id;
+  // A key is what was written there, where the answer does not show it (a create that answers `{}`).
+  const id =
+    itemKeyOf(plan, flatten(plan, data)) ??
+    (plan.keyField ? (written as JsonObject | undefined)?.[plan.keyField] : undefined);
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** What addresses an item with these (flat) fields: its key field where it has one, else its id. */
+export function itemKeyOf(plan: ResourcePlan, fields: JsonObject): Json | undefined {
+  return fields[plan.keyField ?? 'id'];
 }
 
 /** An answer that is the new id alone. */
