@@ -10,6 +10,7 @@ import {
   findField,
   itemSchemaOf,
   pathShape,
+  propertiesOf,
   resourceFields,
   scalarTypeOf,
   successResponse,
@@ -25,6 +26,7 @@ import {
   type OperationObject,
   type ParameterObject,
   type PathItemObject,
+  type Reference,
   type RequestBodyObject,
   type SchemaObject,
 } from '../openapi/document.js';
@@ -57,6 +59,7 @@ export function buildModel(document: OpenApiDocument, config: Config): ApiModel 
     operations.push(model);
     addToResource(document, resources, model, operation);
   }
+  joinReachable(document, resources, operations);
   const kinds = new Map(operations.map((operation) => [operation.operationId, operation.kind]));
   for (const resource of resources.values()) {
     // An item path repeats its collection's scope (`/fields/{collection}/{field}`): its id is what follows.
@@ -262,6 +265,65 @@ function addToResource(
     describeFields(document, resource, source, operation);
   }
   resource.shape = operation.kind === 'other' ? resource.shape : operation.resourceShape;
+}
+
+/**
+ * A top-level path whose collection segments end another resource's key
+ * (`/books`, `/books/{book_id}` beside `/authors/{author_id}/books`) reaches
+ * that resource's items without naming their parent: it joins it, where the
+ * two describe the same item (one component schema, or equal schemas),
+ * nothing else ends that way and the store makes the items' ids. Not where
+ * it creates items of its own that no body field places under a parent
+ * (GitHub's `POST /gists` beside `/users/{username}/gists`): those are
+ * another collection.
+ */
+function joinReachable(document: OpenApiDocument, resources: Map<string, ResourceModel>, operations: OperationModel[]): void {
+  for (const top of [...resources.values()]) {
+    if (idCount(top.parents) > 0) continue;
+    const candidates = [...resources.values()].filter((other) => other.key.endsWith(`/${top.key}`) && idCount(other.parents) > 0);
+    const [host] = candidates;
+    if (candidates.length !== 1 || !host || !joins(document, top, host, operations)) continue;
+    for (const operation of operations) if (operation.resource === top.key) operation.resource = host.key;
+    host.operations.push(...top.operations);
+    host.collectionPath ??= top.collectionPath;
+    host.itemPath ??= top.itemPath;
+    if (host.idParams.length === 0) host.idParams = top.idParams;
+    if (host.fields.length === 0) host.fields = top.fields;
+    host.reachedAs = [...(host.reachedAs ?? []), top.key];
+    resources.delete(top.key);
+  }
+}
+
+function joins(document: OpenApiDocument, top: ResourceModel, host: ResourceModel, operations: OperationModel[]): boolean {
+  const own = (resource: ResourceModel) => operations.filter((operation) => operation.resource === resource.key);
+  const items = (resource: ResourceModel) => own(resource).flatMap((operation) => itemSchemasOf(document, operation));
+  const [item, ...rest] = [...items(top), ...items(host)].map((schema) => JSON.stringify(deref(document, schema)));
+  if (item === undefined || rest.length === 0 || rest.some((other) => other !== item)) return false;
+  // Both name the item by the same parameter, where both name it.
+  if (top.idParams.length > 0 && host.idParams.length > 0 && top.idParams.join() !== host.idParams.join()) return false;
+  if (top.singleton || host.singleton || top.scopeParams.length > 0) return false;
+  // Items put at ids the client names, with no create (GitHub's organizations of an enterprise team, beside
+  // `/organizations`), are memberships: one item under many parents, which an id alone does not name.
+  const kinds = new Set([...own(host), ...own(top)].map((operation) => operation.kind));
+  if (kinds.has('replace') && !kinds.has('create')) return false;
+  const parentIds = host.parents.flatMap((parent) => parent.idParams);
+  return own(top)
+    .filter((operation) => operation.kind === 'create')
+    .every((create) => parentIds.every((param) => bodyPropertiesOf(document, create).includes(param)));
+}
+
+/** The item schema an operation answers, where it answers one. */
+function itemSchemasOf(document: OpenApiDocument, operation: OperationModel): (SchemaObject | Reference)[] {
+  const source = document.paths?.[operation.path]?.[operation.method];
+  const item = isObject(source) && operation.kind !== 'other' ? itemSchemaOf(document, source as OperationObject) : undefined;
+  return item ? [item] : [];
+}
+
+function bodyPropertiesOf(document: OpenApiDocument, operation: OperationModel): string[] {
+  const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
+  const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
+  const json = jsonMediaType(body?.content);
+  return json ? propertiesOf(document, body?.content?.[json]?.schema).map((field) => field.name) : [];
 }
 
 function newResource(key: string, pairs: { collection: string; idParams: string[] }[]): ResourceModel {

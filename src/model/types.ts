@@ -127,6 +127,12 @@ export interface ResourceModel {
   /** Parameters its collection path ends in (`collection` of `/fields/{collection}`): they place items as a parent's ids do. */
   scopeParams: string[];
   parents: { collection: string; idParams: string[] }[];
+  /**
+   * Keys of top-level paths that reach the same items without naming their
+   * parents (`books` of `/books` and `/books/{book_id}` for `authors/books`):
+   * their operations are the resource's, and a child of theirs (`books/reviews`) is its child.
+   */
+  reachedAs?: string[];
   shape: ResourceShape;
   /** One object with no id (`/settings`, `/repos/{owner}/{repo}/pages`): read, replaced, updated or deleted whole. */
   singleton: boolean;

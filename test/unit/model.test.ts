@@ -476,3 +476,71 @@ describe('model on an unmerged spec', () => {
     expect(op(api, 'listBooks').errors).toEqual([]);
   });
 });
+
+// Before: `/books` and `/authors/{author_id}/books` were two collections, the top-level one always empty.
+describe('model: a resource reachable nested and top-level', () => {
+  const REVIEW: SchemaObject = { type: 'object', properties: { id: { type: 'string' }, stars: { type: 'integer' } } };
+  const reachable = (paths: JsonObject, schemas: JsonObject = {}): ApiModel =>
+    model({
+      openapi: '3.0.3',
+      info: { title: 'Shop', version: '1' },
+      paths: {
+        '/authors/{author_id}': { parameters: [pathParam('author_id')], get: { operationId: 'getAuthor', responses: { '200': ok(ref('Tag')) } } },
+        '/authors/{author_id}/books': {
+          parameters: [pathParam('author_id')],
+          get: { operationId: 'listAuthorBooks', responses: { '200': list('Book') } },
+          post: { operationId: 'createBook', requestBody: { content: { 'application/json': { schema: ref('Book') } } }, responses: { '201': ok(ref('Book')) } },
+        },
+        ...paths,
+      },
+      components: { schemas: { Book: BOOK, Tag: { type: 'object', properties: { id: { type: 'string' } } }, Review: REVIEW, ...schemas } },
+    } as OpenApiDocument);
+  const topLevel = {
+    '/books': { get: { operationId: 'listBooks', responses: { '200': list('Book') } } },
+    '/books/{book_id}': { parameters: [pathParam('book_id')], get: { operationId: 'getBook', responses: { '200': ok(ref('Book')) } } },
+    '/books/{book_id}/reviews': { parameters: [pathParam('book_id')], get: { operationId: 'listReviews', responses: { '200': list('Review') } } },
+  };
+
+  test('the top-level paths join the nested resource when they describe the same item', () => {
+    const api = reachable(topLevel);
+    expect(api.resources.map((r) => r.key)).toEqual(['authors', 'authors/books', 'books/reviews']);
+    expect(resource(api, 'authors/books')).toMatchObject({
+      name: 'books',
+      collectionPath: '/authors/{author_id}/books',
+      itemPath: '/books/{book_id}',
+      idParams: ['book_id'],
+      parents: [{ collection: 'authors', idParams: ['author_id'] }],
+      reachedAs: ['books'],
+      operations: ['listAuthorBooks', 'createBook', 'listBooks', 'getBook'],
+    });
+    expect(op(api, 'getBook').resource).toBe('authors/books');
+  });
+
+  test('an item of another schema that shares the segment name stays apart', () => {
+    const api = reachable({ '/books': { get: { operationId: 'listBooks', responses: { '200': list('Tag') } } } });
+    expect(api.resources.map((r) => r.key)).toEqual(['authors', 'authors/books', 'books']);
+  });
+
+  test('a top-level create whose body names no parent keeps its own collection (GitHub `POST /gists`)', () => {
+    const create = { operationId: 'createTopBook', requestBody: { content: { 'application/json': { schema: ref('Book') } } }, responses: { '201': ok(ref('Book')) } };
+    expect(reachable({ '/books': { ...topLevel['/books'], post: create } }).resources.map((r) => r.key)).toContain('books');
+    const placed = { ...create, requestBody: { content: { 'application/json': { schema: { ...BOOK, properties: { ...BOOK.properties, author_id: { type: 'string' } } } } } } };
+    const joined = reachable({ '/books': { get: { operationId: 'listBooks', responses: { '200': ok({ type: 'array', items: { ...BOOK } }) } }, post: placed } });
+    expect(joined.resources.map((r) => r.key)).not.toContain('books');
+  });
+
+  test('items put at ids the client names, with no create, are memberships: not joined (GitHub `/organizations`)', () => {
+    const put = { operationId: 'assignTag', responses: { '200': ok(ref('Tag')) } };
+    const api = reachable({
+      '/shelves/{shelf_id}/tags': { parameters: [pathParam('shelf_id')], get: { operationId: 'listShelfTags', responses: { '200': list('Tag') } } },
+      '/shelves/{shelf_id}/tags/{tag_id}': { parameters: [pathParam('shelf_id'), pathParam('tag_id')], put },
+      '/tags': { get: { operationId: 'listTags', responses: { '200': list('Tag') } } },
+    });
+    expect(api.resources.map((r) => r.key)).toContain('tags');
+  });
+
+  test('two nested resources it could join: none', () => {
+    const api = reachable({ ...topLevel, '/publishers/{publisher_id}/books': { parameters: [pathParam('publisher_id')], get: { operationId: 'listPublisherBooks', responses: { '200': list('Book') } } } });
+    expect(api.resources.map((r) => r.key)).toContain('books');
+  });
+});

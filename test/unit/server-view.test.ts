@@ -1,5 +1,6 @@
 import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.js';
 import { handlerFileOf, serverView, type RouteView } from '../../src/render/targets/server/view.js';
+import { conformanceView } from '../../src/render/targets/conformance/view.js';
 import { mergedModel } from '../model.js';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const ok = (schema?: unknown) => ({ description: 'ok', ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }) });
@@ -295,5 +296,35 @@ describe('server view: an exploded form-style query object', () => {
     const merged = mergedModel(document);
     const routes = serverView(merged.model, merged.document).routes;
     expect(routes[0]!.styles?.query).toEqual([{ name: 'filter', style: 'form', explode: true, type: 'object', properties: ['low', 'high', 'color'] }]);
+  });
+});
+
+// Before: `/books/{book_id}/reviews` beside `/authors/{author_id}/books` and `/books/{book_id}` had no parent the store kept,
+// and its store and suite would have read the parent's author from the book's id (matched by position).
+describe('server view and suite plan: a child of a top-level path joined to a nested resource', () => {
+  test('lives under the joined resource, found by the parameters its path names', () => {
+    const object = ok({ type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } });
+    const items = ok({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } } });
+    const review = ok({ type: 'object', properties: { id: { type: 'integer' }, stars: { type: 'integer' } } });
+    const author = idParam('author_id', { type: 'integer' });
+    const book = idParam('book_id', { type: 'integer' });
+    const document: OpenApiDocument = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {
+        '/authors': { post: { operationId: 'createAuthor', responses: { '201': object } } },
+        '/authors/{author_id}': { parameters: [author], get: { operationId: 'getAuthor', responses: { '200': object } } },
+        '/authors/{author_id}/books': { parameters: [author], post: { operationId: 'createBook', responses: { '201': object } } },
+        '/books': { get: { operationId: 'listBooks', responses: { '200': items } } },
+        '/books/{book_id}': { parameters: [book], get: { operationId: 'getBook', responses: { '200': object } } },
+        '/books/{book_id}/reviews': { parameters: [book], post: { operationId: 'createReview', responses: { '201': review } } },
+      },
+    };
+    const merged = mergedModel(document);
+    const server = serverView(merged.model, merged.document);
+    expect(server.collections.find((collection) => collection.type === 'books')).toMatchObject({ parent: 'authors', idParam: 'book_id', scope: ['author_id'] });
+    expect(server.collections.find((collection) => collection.type === 'reviews')).toMatchObject({ parent: 'books', parentParams: ['book_id'], scope: ['book_id'] });
+    const plan = conformanceView(merged.model, merged.document).api.resources;
+    expect(plan.reviews).toMatchObject({ parent: 'books', parentParams: ['book_id'], parentItemParams: ['book_id'] });
   });
 });

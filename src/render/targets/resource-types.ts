@@ -172,9 +172,27 @@ export function storedResourceKeys(model: ApiModel): Set<string> {
  */
 export function storedParentOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>, stored: ReadonlySet<string>): ResourceModel | undefined {
   if ((resource.parents.at(-1)?.idParams.length ?? 0) === 0) return undefined;
+  const parent = parentResourceOf(resource, resources);
+  return parent && stored.has(parent.key) && !parent.singleton ? parent : undefined;
+}
+
+/**
+ * The resource its parent segments name: the one keyed by them, or the one a
+ * top-level path joined (`/books/{book_id}/reviews` is under `authors/books`).
+ */
+export function parentResourceOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>): ResourceModel | undefined {
   const parentKey = resource.parents.map((p) => p.collection).join('/');
-  const parent = stored.has(parentKey) ? resources.get(parentKey) : undefined;
-  return parent?.singleton ? undefined : parent;
+  return resources.get(parentKey) ?? [...resources.values()].find((candidate) => candidate.reachedAs?.includes(parentKey));
+}
+
+/**
+ * The parent's item parameters a child's path names, where it names only the
+ * last of them (`/books/{book_id}/reviews` names no author): the parent is found by those.
+ */
+export function parentParamsNamed(resource: ResourceModel, parent: ResourceModel): string[] | undefined {
+  const named = resource.parents.flatMap((p) => p.idParams);
+  const all = [...parent.parents.flatMap((p) => p.idParams), ...parent.scopeParams, parent.idParams[0] ?? 'id'];
+  return named.length > 0 && named.length < all.length ? all.slice(-named.length) : undefined;
 }
 
 /** The schema of an operation's JSON request body, where it takes one. */

@@ -20,6 +20,11 @@ export interface ResourcePlan {
   parent?: string;
   /** The path parameters that place an item under its parents, outermost first. */
   parentParams: string[];
+  /**
+   * The parent's item parameters those give, where they name only the last of
+   * them (`/books/{book_id}/reviews` names a book, not its author); else by position.
+   */
+  parentItemParams?: string[];
   /** Its operations by kind. */
   operations: Partial<Record<Exclude<OperationKind, 'other'>, string>>;
   /** A valid create body. */

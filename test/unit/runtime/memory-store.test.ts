@@ -103,3 +103,59 @@ test('new integer ids follow the seeded ones', () => {
   const genres = new MemoryCollection<Row>({ type: 'genres', shape: 'flat', idParam: 'id', ids: 'integer', seed: [{ id: 1, name: 'sf' }] });
   expect(genres.create<Row>({ path: {}, body: { name: 'crime' } })).toMatchObject({ id: 2 });
 });
+
+// Before: `/books/{book_id}` beside `/authors/{author_id}/books` found nothing (404), and `/books/{book_id}/reviews` could not create.
+describe('a collection kept under parents, reached by paths that name none', () => {
+  const list = { limit: 10, sort: [], filters: {} };
+  const shop = () => {
+    const authors = new MemoryCollection<Row>({ type: 'authors', shape: 'flat', idParam: 'author_id', ids: 'integer' });
+    const books = new MemoryCollection<Row>({
+      type: 'books',
+      shape: 'flat',
+      idParam: 'book_id',
+      ids: 'integer',
+      scope: ['author_id'],
+      parent: authors,
+      pathFields: ['author_id'],
+    });
+    const reviews = new MemoryCollection<Row>({
+      type: 'reviews',
+      shape: 'flat',
+      idParam: 'review_id',
+      ids: 'integer',
+      scope: ['book_id'],
+      parent: books,
+      parentParams: ['book_id'],
+    });
+    authors.create({ path: {}, body: { name: 'Le Guin' } });
+    authors.create({ path: {}, body: { name: 'Austen' } });
+    books.create({ path: { author_id: 1 }, body: { title: 'Earthsea' } });
+    books.create({ path: { author_id: 2 }, body: { title: 'Emma' } });
+    return { authors, books, reviews };
+  };
+
+  test('lists, reads, changes and deletes an item by its id alone', () => {
+    const { books } = shop();
+    expect(books.list<Row>({ path: {}, list })!.items.map((book) => book.title)).toEqual(['Earthsea', 'Emma']);
+    expect(books.get({ path: { book_id: 2 } })).toEqual({ id: 2, title: 'Emma', author_id: 2 });
+    expect(books.update<Row>({ path: { book_id: 2 }, body: { title: 'Persuasion' } })).toMatchObject({ title: 'Persuasion', author_id: 2 });
+    // A path that names the parent still finds the item only under it.
+    expect(books.get({ path: { author_id: 1, book_id: 2 } })).toBeUndefined();
+    expect(books.remove({ path: { book_id: 2 } })).toBe(true);
+    expect(books.get({ path: { author_id: 2, book_id: 2 } })).toBeUndefined();
+  });
+
+  test('a child of the top-level path lives under the item whatever its parent', () => {
+    const { reviews } = shop();
+    expect(reviews.create({ path: { book_id: 2 }, body: { stars: 5 } })).toEqual({ id: 1, stars: 5 });
+    expect(reviews.list<Row>({ path: { book_id: 2 }, list })!.items).toHaveLength(1);
+    expect(reviews.create({ path: { book_id: 9 }, body: { stars: 1 } })).toBeUndefined();
+  });
+
+  test('a create naming no parent takes it from the body, else answers 422', () => {
+    const { books } = shop();
+    expect(books.create({ path: {}, body: { title: 'Lathe', author_id: 1 } })).toEqual({ id: 3, title: 'Lathe', author_id: 1 });
+    expect(books.create({ path: {}, body: { title: 'Lathe', author_id: 9 } })).toBeUndefined();
+    expect(() => books.create({ path: {}, body: { title: 'Lathe' } })).toThrow(expect.objectContaining({ status: 422 }));
+  });
+});

@@ -13,7 +13,7 @@ import { matchesPattern, patternSample } from './pattern.js';
 import { itemSchemaOf, propertiesOf } from '../../../openapi/classify.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
-import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys } from '../resource-types.js';
+import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys, parentParamsNamed } from '../resource-types.js';
 
 /** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
 export interface TestView {
@@ -88,6 +88,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     ...(resource.idParams[0] ? { idParam: resource.idParams[0] } : {}),
     ...(parent ? { parent: parent.name } : {}),
     parentParams,
+    ...parentItemParamsOf(resource, parent),
     operations: byKind,
     ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample && isBodyField(name)) } : {}),
     ...(madeUp.length > 0 ? { scope } : {}),
@@ -117,6 +118,11 @@ function keysOf(document: OpenApiDocument, createSchema: unknown, keyField: stri
 
 /** How many keys a plan holds: more creates of one resource than a worker makes. */
 const KEY_COUNT = 100;
+
+function parentItemParamsOf(resource: ResourceModel, parent: ResourceModel | undefined): Pick<ResourcePlan, 'parentItemParams'> {
+  const named = parent && parentParamsNamed(resource, parent);
+  return named ? { parentItemParams: named } : {};
+}
 
 function operationPlan(model: ApiModel, document: OpenApiDocument, operation: OperationModel, resources: Map<string, ResourceModel>): OperationPlan {
   const { hasData, isList } = answerOf(operation);

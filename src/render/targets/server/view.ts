@@ -11,7 +11,7 @@ import { commentText, identifierName, identifierRegistry, stringLiteral } from '
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -85,6 +85,8 @@ export interface CollectionView {
   idParam: string;
   ids: 'uuid' | 'integer';
   parent?: string;
+  /** The parent's item parameters the scope names, where it names only the last of them. */
+  parentParams?: string[];
   /** The parents' id parameters, which place an item under its parent. */
   scope: string[];
   pathFields: string[];
@@ -331,12 +333,12 @@ function returnType(operation: OperationModel, group: GroupView, types: TypeName
 function relationsOf(resource: ResourceModel, resources: Map<string, ResourceModel>, model: ApiModel): RouteView['includes'] {
   const relations: RouteView['includes'] = [];
   const parent = resource.parents.at(-1);
-  const parentResource = parent && resources.get(resource.parents.map((p) => p.collection).join('/'));
+  const parentResource = parent && parentResourceOf(resource, resources);
   const parentRead = parentResource && operationOf(model, parentResource, 'read');
   if (parent && parentRead) relations.push({ name: singular(parent.collection), operationId: parentRead });
   for (const child of resources.values()) {
     const last = child.parents.at(-1);
-    if (!last || child.key !== `${resource.key}/${child.key.split('/').at(-1)}` || last.idParams.length !== 1) continue;
+    if (!last || parentResourceOf(child, resources) !== resource || last.idParams.length !== 1) continue;
     const list = operationOf(model, child, 'list');
     if (list) relations.push({ name: child.key.split('/').at(-1)!, operationId: list, itemParam: last.idParams[0]! });
   }
@@ -436,6 +438,7 @@ function collectionView(input: CollectionInput): CollectionView {
     idParam: resource.idParams[0] ?? 'id',
     ids: isNumeric(idField?.type) || isNumeric(idParameterType(model, resource, document)) ? 'integer' : 'uuid',
     ...(parent ? { parent: parent.identifier } : {}),
+    ...namedParentParams(resource, parent),
     scope: parentParams,
     pathFields,
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
@@ -447,6 +450,11 @@ function collectionView(input: CollectionInput): CollectionView {
     ...(resource.shape === 'flat' ? nonNullView(model, resource, document) : {}),
     ...keyFieldView(model, resource, document),
   };
+}
+
+function namedParentParams(resource: ResourceModel, parent: ResourceModel | undefined): { parentParams?: string[] } {
+  const named = parent && parentParamsNamed(resource, parent);
+  return named ? { parentParams: named } : {};
 }
 
 function nonNullView(model: ApiModel, resource: ResourceModel, document: OpenApiDocument): { nonNullFields?: string[] } {

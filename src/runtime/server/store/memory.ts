@@ -31,6 +31,12 @@ export interface CollectionOptions {
   scope?: string[];
   /** The collection of the parent, when there is one: items exist only under an existing parent. */
   parent?: MemoryCollection<unknown>;
+  /**
+   * The parent's item parameters the scope's first ones give, where the path
+   * names only the last of them (`/books/{book_id}/reviews`, books kept under
+   * authors): the parent is then found by its id alone. By default all of them, by position.
+   */
+  parentParams?: string[];
   /** Fields a new item takes from the path: the parent's id (`author_id`). */
   pathFields?: string[];
   createdField?: string;
@@ -122,7 +128,7 @@ export class MemoryCollection<Item> {
   }
 
   create<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
-    const path = request.path as Path;
+    const path = this.placed(request.path as Path, request.body);
     const scope = this.scopeOf(path);
     if (scope === undefined) return undefined;
     const now = new Date().toISOString();
@@ -172,12 +178,28 @@ export class MemoryCollection<Item> {
     return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));
   }
 
-  /** The stored item the path names, when it and every parent exist. */
+  /**
+   * The stored item the path names, when it and every parent exist. A path
+   * that names no parent (`/books/{book_id}` beside `/authors/{author_id}/books`)
+   * finds it by its id under whichever parent it lives: ids are unique within the collection.
+   */
   find(path: Path): Stored | undefined {
+    const id = path[this.options.idParam] as string | number;
+    if ((this.options.scope ?? []).some((param) => path[param] === undefined))
+      return this.findAnywhere(path, id);
     const scope = this.scopeOf(path);
-    return scope === undefined
-      ? undefined
-      : this.rows.get(keyOf(scope, path[this.options.idParam] as string | number));
+    return scope === undefined ? undefined : this.rows.get(keyOf(scope, id));
+  }
+
+  private findAnywhere(path: Path, id: string | number): Stored | undefined {
+    const named = (this.options.scope ?? []).map((param) => path[param]);
+    return [...this.rows.values()].find(
+      (stored) =>
+        String(stored.row.id) === String(id) &&
+        named.every(
+          (value, index) => value === undefined || stored.owners[index] === String(value),
+        ),
+    );
   }
 
   /** The path parameters that name one item: its parents', then its own. */
@@ -190,7 +212,7 @@ export class MemoryCollection<Item> {
     const named = (this.options.scope ?? []).map((param) => path[param]);
     // Only a path that names the parent's item can name a missing one.
     const namesParent = named
-      .slice(0, this.options.parent?.itemParams.length ?? 0)
+      .slice(0, this.parentParams.length)
       .every((value) => value !== undefined);
     if (namesParent && !this.parentExists(path)) return undefined;
     if (named.every((value) => value !== undefined)) {
@@ -220,9 +242,36 @@ export class MemoryCollection<Item> {
     return (
       !parent ||
       parent.find(
-        Object.fromEntries(parent.itemParams.map((name, index) => [name, path[scope[index]!]])),
+        Object.fromEntries(this.parentParams.map((name, index) => [name, path[scope[index]!]])),
       ) !== undefined
     );
+  }
+
+  private get parentParams(): string[] {
+    return this.options.parentParams ?? this.options.parent?.itemParams ?? [];
+  }
+
+  /**
+   * The path a create places the item by: a path that names none of its
+   * parents (`POST /books`, books kept under authors) takes them from the
+   * body's fields named like them (`author_id`); without them, a 422: the
+   * item has no parent to live under.
+   */
+  private placed(path: Path, body: unknown): Path {
+    const scope = this.options.scope ?? [];
+    if (!this.options.parent || scope.some((param) => path[param] !== undefined)) return path;
+    const given = Object.fromEntries(
+      scope.map((param) => [param, (body as Row | undefined)?.[param]]),
+    );
+    const missing = scope.filter((param) => given[param] === undefined || given[param] === null);
+    if (missing.length > 0)
+      throw errors.validation(
+        missing.map((field) => ({
+          field,
+          message: `is required: it names the parent to create the item under`,
+        })),
+      );
+    return { ...given, ...path };
   }
 
   private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {

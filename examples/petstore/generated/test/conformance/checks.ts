@@ -39,6 +39,20 @@ const isOnItem = (plan: OperationPlan) => {
 
 const canCreate = (plan: OperationPlan) => createsItems(resourceOf(plan));
 
+/**
+ * Whether a collection's path names none of its parents (`GET /notifications`
+ * beside `/repos/{owner}/{repo}/notifications`) and the suite creates no items
+ * of it: the list is tried as it is, with no parent to find.
+ */
+const needsNoParent = (plan: OperationPlan) =>
+  !canCreate(plan) &&
+  !isOnItem(plan) &&
+  !resourceOf(plan).parentParams.some((name) => plan.path.includes(`{${name}}`));
+
+/** The path parameters of the operation's collection: a parent's, where its path names one or items are created. */
+const collectionScope = (suite: Suite, plan: OperationPlan): Promise<Path> =>
+  needsNoParent(plan) ? Promise.resolve({}) : suite.scopeFor(plan.resource!);
+
 /** An item to act on: a new one, or one the service already had where the API cannot create any. */
 async function existingItem(suite: Suite, plan: OperationPlan): Promise<Item> {
   if (canCreate(plan)) return suite.create(plan.resource!);
@@ -52,7 +66,7 @@ async function subjectOf(suite: Suite, plan: OperationPlan): Promise<{ path: Pat
     const item = await existingItem(suite, plan);
     return { path: item.path, item };
   }
-  return { path: await suite.scopeFor(plan.resource) };
+  return { path: await collectionScope(suite, plan) };
 }
 
 /** Path parameters that address no item: every id one no item has; none where a parameter has no such id (a pattern the suite cannot follow). */
@@ -76,7 +90,7 @@ function needsItem(suite: Suite, plan: OperationPlan): string | undefined {
     return plan.path.includes('{') ? 'it acts on no resource the suite can create' : undefined;
   const resource = resourceOf(plan);
   if (isOnItem(plan) || resource.unbuilt) return suite.unavailable(plan.resource);
-  return resource.parent
+  return resource.parent && !needsNoParent(plan)
     ? suite.unavailable(resource.parent)
     : resource.scope && !suite.inProcess
       ? suite.unavailable(plan.resource)
@@ -610,7 +624,7 @@ export const methodNotAllowed: Check<string> = {
 export const rejectsLimitAboveMaximum: Check = {
   skip: needsItem,
   async run(suite, plan) {
-    const path = await suite.scopeFor(plan.resource!);
+    const path = await collectionScope(suite, plan);
     const answer = await suite.request(plan, { path, query: { limit: plan.paging!.maxLimit + 1 } });
     expectError(answer, API.validationStatus, 'VALIDATION_ERROR');
     expectDetail(answer, 'query.limit', 'OUT_OF_RANGE');
@@ -624,7 +638,7 @@ async function populated(
   count: number,
   overrides: JsonObject[] = [],
 ): Promise<{ path: Path; items: Item[] }> {
-  const path = await suite.scopeFor(plan.resource!);
+  const path = await collectionScope(suite, plan);
   const items: Item[] = [];
   if (!canCreate(plan)) return { path, items };
   for (let index = 0; index < count; index++)

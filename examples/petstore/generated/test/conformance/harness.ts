@@ -516,14 +516,16 @@ export function credentialMissing(suite: Suite, plan: OperationPlan): string | u
 /**
  * A child's parent parameters from its parent item's path: by position, as
  * the child's path may name them differently (`/owners/{id}` and
- * `/owners/{owner_id}/pets`).
+ * `/owners/{owner_id}/pets`); the last ones where it names only those (`/books/{book_id}/reviews`).
  */
 function scopeUnder(parent: Item, child: ResourcePlan): Record<string, string | number> {
   const parentPlan = API.resources[parent.resource]!;
-  const values = [
-    ...parentPlan.parentParams,
-    ...(parentPlan.idParam ? [parentPlan.idParam] : []),
-  ].map((name) => parent.path[name]!);
+  const values = (
+    child.parentItemParams ?? [
+      ...parentPlan.parentParams,
+      ...(parentPlan.idParam ? [parentPlan.idParam] : []),
+    ]
+  ).map((name) => parent.path[name]!);
   return Object.fromEntries(child.parentParams.map((name, index) => [name, values[index]!]));
 }
 
