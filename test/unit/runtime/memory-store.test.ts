@@ -2,6 +2,11 @@
 import { MemoryCollection } from '../../../src/runtime/server/store/memory.js';
 
 type Row = Record<string, unknown>;
+type Options = ConstructorParameters<typeof MemoryCollection<Row>>[0];
+
+/** A flat collection of `type` whose items `idParam` names (uuid ids unless `options` say otherwise). */
+const collection = (type: string, idParam: string, options: Partial<Options> = {}) =>
+  new MemoryCollection<Row>({ type, shape: 'flat', idParam, ids: 'uuid', ...options });
 
 const books = () =>
   new MemoryCollection<Row>({
@@ -28,13 +33,7 @@ test('a replaced item keeps holding them; a body cannot take its id', () => {
 
 // Before: Directus's `GET /fields` listed nothing of what `POST /fields/{collection}` created.
 test('a list whose path names only part of the scope shows the items under every value of the rest', () => {
-  const fields = new MemoryCollection<Row>({
-    type: 'fields',
-    shape: 'flat',
-    idParam: 'field',
-    ids: 'uuid',
-    scope: ['collection'],
-  });
+  const fields = collection('fields', 'field', { scope: ['collection'] });
   fields.create({ path: { collection: 'books' }, body: { name: 'title' } });
   fields.create({ path: { collection: 'authors' }, body: { name: 'born' } });
   const list = { limit: 10, sort: [], filters: {} };
@@ -47,15 +46,8 @@ test('a list whose path names only part of the scope shows the items under every
 // Before: Blockfrost's `/addresses/{address}/utxos` (scoped by address, and by asset below it)
 // answered an empty page under a missing address.
 test('a list naming part of the scope is still undefined (404) under a missing parent', () => {
-  const addresses = new MemoryCollection<Row>({ type: 'addresses', shape: 'flat', idParam: 'address', ids: 'uuid' });
-  const utxos = new MemoryCollection<Row>({
-    type: 'utxos',
-    shape: 'flat',
-    idParam: 'id',
-    ids: 'uuid',
-    scope: ['address', 'asset'],
-    parent: addresses,
-  });
+  const addresses = collection('addresses', 'address');
+  const utxos = collection('utxos', 'id', { scope: ['address', 'asset'], parent: addresses });
   const list = { limit: 10, sort: [], filters: {} };
   expect(utxos.list({ path: { address: 'nowhere' }, list })).toBeUndefined();
   const { id } = addresses.create<Row>({ path: {}, body: {} })!;
@@ -68,14 +60,7 @@ test('a list naming part of the scope is still undefined (404) under a missing p
 
 // Before: GitHub's `POST …/git/tags` wrote `object` as a sha and every read answered it where the spec declares an object.
 test('a field whose written value does not fit the answer holds the server-made value, on every write', () => {
-  const tags = new MemoryCollection<Row>({
-    type: 'tags',
-    shape: 'flat',
-    idParam: 'tag_sha',
-    ids: 'uuid',
-    defaults: { object: { sha: 'sample', type: 'commit' } },
-    serverFields: ['object'],
-  });
+  const tags = collection('tags', 'tag_sha', { defaults: { object: { sha: 'sample', type: 'commit' } }, serverFields: ['object'] });
   const created = tags.create<Row>({ path: {}, body: { tag: 'v1', object: 'abc123' } });
   expect(created).toMatchObject({ tag: 'v1', object: { sha: 'sample', type: 'commit' } });
   const updated = tags.update<Row>({ path: { tag_sha: created!.id }, body: { object: 'def456', tag: 'v2' } });
@@ -84,7 +69,7 @@ test('a field whose written value does not fit the answer holds the server-made 
 
 // Before: GitHub's `POST /orgs/{org}/actions/variables` made a UUID, while `GET …/variables/{name}` looks the item up by its name.
 test('an item named by a key field is found by what was written there, keeps it, and a second one of that name conflicts', () => {
-  const variables = new MemoryCollection<Row>({ type: 'variables', shape: 'flat', idParam: 'name', ids: 'uuid', keyField: 'name' });
+  const variables = collection('variables', 'name', { keyField: 'name' });
   variables.create({ path: {}, body: { name: 'TOKEN', value: 'a' } });
   expect(variables.get<Row>({ path: { name: 'TOKEN' } })).toMatchObject({ name: 'TOKEN', value: 'a' });
   expect(variables.update<Row>({ path: { name: 'TOKEN' }, body: { name: 'OTHER', value: 'b' } })).toMatchObject({ name: 'TOKEN', value: 'b' });
@@ -93,14 +78,14 @@ test('an item named by a key field is found by what was written there, keeps it,
 
 // From review: a merge-patch body allows null everywhere; the answers require values.
 test('a null written where answers require a value leaves what the item held', () => {
-  const notes = new MemoryCollection<Row>({ type: 'notes', shape: 'flat', idParam: 'id', ids: 'integer', nonNullFields: ['title'] });
+  const notes = collection('notes', 'id', { ids: 'integer', nonNullFields: ['title'] });
   notes.create({ path: {}, body: { title: 'Dune', tag: 'sf' } });
   expect(notes.update<Row>({ path: { id: 1 }, body: { title: null, tag: null } })).toEqual({ id: 1, title: 'Dune', tag: null });
 });
 
 // From review: a seeded `{ id: 1 }` made the first create conflict (409) in a collection with no key field.
 test('new integer ids follow the seeded ones', () => {
-  const genres = new MemoryCollection<Row>({ type: 'genres', shape: 'flat', idParam: 'id', ids: 'integer', seed: [{ id: 1, name: 'sf' }] });
+  const genres = collection('genres', 'id', { ids: 'integer', seed: [{ id: 1, name: 'sf' }] });
   expect(genres.create<Row>({ path: {}, body: { name: 'crime' } })).toMatchObject({ id: 2 });
 });
 
@@ -108,25 +93,9 @@ test('new integer ids follow the seeded ones', () => {
 describe('a collection kept under parents, reached by paths that name none', () => {
   const list = { limit: 10, sort: [], filters: {} };
   const shop = () => {
-    const authors = new MemoryCollection<Row>({ type: 'authors', shape: 'flat', idParam: 'author_id', ids: 'integer' });
-    const books = new MemoryCollection<Row>({
-      type: 'books',
-      shape: 'flat',
-      idParam: 'book_id',
-      ids: 'integer',
-      scope: ['author_id'],
-      parent: authors,
-      pathFields: ['author_id'],
-    });
-    const reviews = new MemoryCollection<Row>({
-      type: 'reviews',
-      shape: 'flat',
-      idParam: 'review_id',
-      ids: 'integer',
-      scope: ['book_id'],
-      parent: books,
-      parentParams: ['book_id'],
-    });
+    const authors = collection('authors', 'author_id', { ids: 'integer' });
+    const books = collection('books', 'book_id', { ids: 'integer', scope: ['author_id'], parent: authors, pathFields: ['author_id'] });
+    const reviews = collection('reviews', 'review_id', { ids: 'integer', scope: ['book_id'], parent: books, parentParams: ['book_id'] });
     authors.create({ path: {}, body: { name: 'Le Guin' } });
     authors.create({ path: {}, body: { name: 'Austen' } });
     books.create({ path: { author_id: 1 }, body: { title: 'Earthsea' } });
