@@ -23,6 +23,8 @@ export interface Variant {
   fails: RegExp;
   /** The generated project it patches: the bookshop, or the fixture with singletons and actions. */
   project?: 'shapes';
+  /** Only the property-based checks can catch it: every failing test is one of them. */
+  propertiesOnly?: true;
 }
 
 const AUTH = 'src/generated/conventions/auth.ts';
@@ -42,7 +44,8 @@ const STORE = 'src/store/index.ts';
 
 const patch = (file: string, find: string, replace: string): Patch => ({ file, find, replace });
 
-export const VARIANTS: Variant[] = [
+/** Breaks each caught by an example-based check (and by the property-based ones where they reach it). */
+const EXAMPLE_VARIANTS: Variant[] = [
   // ── representation ────────────────────────────────────────────────────────
   {
     name: 'envelope-missing',
@@ -442,3 +445,103 @@ export const VARIANTS: Variant[] = [
     project: 'shapes',
   },
 ];
+
+/**
+ * Breaks that no example shows: each passes every example-based check, and
+ * only random data or random sequences find it (../../src/runtime/conformance/properties.ts).
+ */
+const PROPERTY_VARIANTS: Variant[] = [
+  {
+    name: 'rare-enum-value-500',
+    breaks: 'every valid body is accepted (here a 500 on genre "science", the one value no example sends)',
+    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if ((request.body as Row)?.genre === 'science') throw new Error('no shelf for science');\n    const path = this.placed(request.path as Path, request.body);")],
+    propertiesOnly: true,
+    fails: /property: random valid bodies are accepted/,
+  },
+  {
+    name: 'long-title-500',
+    breaks: 'every valid body is accepted (here a 500 on a title longer than 100 characters, though 300 are allowed)',
+    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (String((request.body as Row)?.title ?? '').length > 100) throw new Error('title column too narrow');\n    const path = this.placed(request.path as Path, request.body);")],
+    propertiesOnly: true,
+    fails: /property: random valid bodies are accepted/,
+  },
+  {
+    name: 'non-ascii-500',
+    breaks: 'every valid body is accepted (here a 500 on any character outside ASCII)',
+    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (/[^\\x00-\\x7f]/.test(JSON.stringify(request.body))) throw new Error('latin-1 only');\n    const path = this.placed(request.path as Path, request.body);")],
+    propertiesOnly: true,
+    fails: /property: random valid bodies are accepted/,
+  },
+  {
+    name: 'optional-field-assumed',
+    breaks: 'every valid body is accepted (here a 500 when an author comes without the optional bio)',
+    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (this.options.type === 'authors' && typeof (request.body as Row)?.bio !== 'string') throw new Error('bio is undefined');\n    const path = this.placed(request.path as Path, request.body);")],
+    propertiesOnly: true,
+    fails: /property: random (valid bodies are accepted|sequences)/,
+  },
+  {
+    name: 'etag-of-a-prefix',
+    breaks: 'ETags change exactly when the representation does (here the tag hashes the first 100 characters only)',
+    patches: [patch(OPERATION, '      ? serialized.data\n', '      ? serialized.data.slice(0, 100)\n')],
+    propertiesOnly: true,
+    fails: /property: random sequences .* keep authors's invariants/,
+  },
+  {
+    name: 'patch-clears-another-field',
+    breaks: 'PATCH changes only what it names (here naming country drops bio)',
+    patches: [patch(MEMORY, '(row) => ({ ...row, ...this.written(request.body), ...pick(row, this.kept()) }) as Row,', "(row) => ({ ...row, ...('country' in (request.body as Row) ? { bio: undefined } : {}), ...this.written(request.body), ...pick(row, this.kept()) }) as Row,")],
+    propertiesOnly: true,
+    fails: /property: random sequences .* keep authors's invariants/,
+  },
+  {
+    name: 'cursor-is-an-offset',
+    breaks: 'a cursor walk lists each item once (here newest first, the cursor an offset: a create between pages shifts the next page)',
+    patches: [
+      patch(MEMORY, '  return a.seq - b.seq;\n}', '  return b.seq - a.seq;\n}'),
+      patch(MEMORY, '(list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, sort));', '(list.after === undefined ? 0 : (list.after as PositionOf).seq);'),
+      patch(MEMORY, '...(more && last ? { next: positionOf(last, list.sort) } : {}),', '...(more && last ? { next: { values: list.sort.map(() => null), seq: start + page.length } } : {}),'),
+    ],
+    propertiesOnly: true,
+    fails: /property: random sequences/,
+  },
+  {
+    name: 'deleted-still-listed',
+    breaks: 'a deleted item is gone from lists (here it is 404 to GET, but lists keep showing it)',
+    patches: [
+      patch(MEMORY, '    return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));', '    if (stored) ((this as any).tombstones ??= []).push(stored);\n    return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));'),
+      patch(MEMORY, '    const matching = [...this.rows.values()].filter(', '    const matching = [...this.rows.values(), ...((this as any).tombstones ?? [])].filter('),
+    ],
+    propertiesOnly: true,
+    fails: /property: random sequences/,
+  },
+  {
+    name: 'odd-limit-skips-an-item',
+    breaks: 'a cursor walk sees every item (here, for an odd limit above 1, the cursor skips the first item of the next page)',
+    patches: [patch(MEMORY, '...(more && last ? { next: positionOf(last, list.sort) } : {}),', '...(more && last ? { next: positionOf(list.limit % 2 === 1 && list.limit > 1 ? (sorted[start + page.length] ?? last) : last, list.sort) } : {}),')],
+    propertiesOnly: true,
+    fails: /property: random sequences/,
+  },
+  {
+    name: 'search-as-regex-500',
+    breaks: 'valid queries never answer 5xx (here search is read as a regular expression, and text that is none is a 500)',
+    patches: [patch(MEMORY, '      const needle = list.search.toLowerCase();', "      new RegExp(list.search);\n      const needle = list.search.toLowerCase();")],
+    propertiesOnly: true,
+    fails: /property: random valid queries/,
+  },
+  {
+    name: 'sort-by-isbn-500',
+    breaks: 'valid queries never answer 5xx (here sorting by isbn, which the spec allows and no example tries)',
+    patches: [patch(MEMORY, '    const sort = list.sort.map((key) => ({ ...key, order: this.options.sortOrders?.[key.field] }));', "    if (list.sort.some((key) => key.field === 'isbn')) throw new Error('no index on isbn');\n    const sort = list.sort.map((key) => ({ ...key, order: this.options.sortOrders?.[key.field] }));")],
+    propertiesOnly: true,
+    fails: /property: random valid queries/,
+  },
+  {
+    name: 'near-bound-page-count-500',
+    breaks: 'every valid body is accepted (here pages above 9000 fail, though the schema allows 10000)',
+    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (Number((request.body as Row)?.pages) > 9000) throw new Error('pages overflow');\n    const path = this.placed(request.path as Path, request.body);")],
+    propertiesOnly: true,
+    fails: /property: random valid bodies are accepted/,
+  },
+];
+
+export const VARIANTS: Variant[] = [...EXAMPLE_VARIANTS, ...PROPERTY_VARIANTS];

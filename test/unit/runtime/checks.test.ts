@@ -4,7 +4,7 @@ import { MemoryCollection } from '../../../src/runtime/server/store/memory.js';
 // The suite's modules load the plan and the response validators as they are imported: given here (no api.json).
 (globalThis as { specforgeConformanceWorker?: Map<string, unknown> }).specforgeConformanceWorker = new Map<string, unknown>([
   ['api', {}],
-  ['response validators', Promise.resolve({})],
+  ['validators', Promise.resolve({})],
 ]);
 const { compareSorted } = await import('../../../src/runtime/conformance/checks.js');
 

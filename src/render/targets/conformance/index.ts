@@ -3,15 +3,11 @@
  * the merged spec and the conventions, in-process or at BASE_URL. The
  * harness, assertions and checks are the same for every API (runtime
  * modules); `api.json`
- * (what the suite knows of the API), `schemas.json` (the response schemas)
+ * (what the suite knows of the API), `schemas.json` (the schemas of answers and requests)
  * and one test file per resource come from the spec.
  */
-import type { OpenApiDocument } from '../../../openapi/document.js';
-import { lookup, type OperationObject } from '../../../openapi/document.js';
-import { toJsonSchema } from '../../../openapi/json-schema.js';
-import { successResponse, jsonSchemaOf } from '../../../openapi/classify.js';
-import type { ApiModel } from '../../../model/index.js';
 import { jsonFile, runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
+import { suiteSchemas } from './schemas.js';
 import { apiTests, conformanceView } from './view.js';
 
 const DIRECTORY = 'test/conformance';
@@ -21,7 +17,7 @@ const DIRECTORY = 'test/conformance';
  * `plan.ts` is also the generator's definition of the plan (see ./view.ts):
  * the generator and the suite share its types.
  */
-const RUNTIME = ['plan.ts', 'harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts', 'jest.config.js', 'sequencer.cjs', 'environment.cjs', 'validators-transform.cjs'];
+const RUNTIME = ['plan.ts', 'harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts', 'arbitraries.ts', 'violations.ts', 'properties.ts', 'jest.config.js', 'sequencer.cjs', 'environment.cjs', 'validators-transform.cjs'];
 
 /** The project's compiler options, checking the suite without emitting it (ts-jest compiles each file on its own). */
 const TSCONFIG = {
@@ -42,31 +38,10 @@ export const conformanceTarget: Target = {
       ...RUNTIME.map((name) => runtimeFile(runtime, `conformance/${name}`, 'generated')),
       jsonFile(`${DIRECTORY}/tsconfig.json`, TSCONFIG, 'generated'),
       data('api.json', view.api, 2),
-      data('schemas.json', responseSchemas(document, model)),
+      data('schemas.json', suiteSchemas(document, model)),
       // In a folder of their own: no resource name can reach the suite's fixed files.
       ...view.files.map((resource) => printed(`resources/${resource.file}.test.ts`, 'resource.test.ts.hbs', resource)),
       ...(api ? [printed('conventions.test.ts', 'conventions.test.ts.hbs', api), printed('rate-limit.test.ts', 'rate-limit.test.ts.hbs', api.rateLimit)] : []),
     ];
   },
 };
-
-/** The registry every response schema's `$ref`s point into: the merged spec's schemas, as responses read them. */
-const REGISTRY = 'specforge:responses';
-
-function responseSchemas(document: OpenApiDocument, model: ApiModel): object {
-  const resolve = (ref: string) => lookup(document, ref);
-  const intoRegistry = (ref: string) => (ref.startsWith('#') ? `${REGISTRY}${ref}` : ref);
-  const schemas = document.components?.schemas ?? {};
-  const registry = {
-    $id: REGISTRY,
-    components: { schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction: 'response', ref: (ref) => ref, resolve })])) },
-  };
-  const responses: Record<string, unknown> = {};
-  for (const operation of model.operations) {
-    const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
-    const response = source && successResponse(document, source);
-    const schema = response && jsonSchemaOf(response.response);
-    if (schema !== undefined) responses[operation.operationId] = toJsonSchema(schema, { direction: 'response', ref: intoRegistry, resolve });
-  }
-  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry, responses };
-}

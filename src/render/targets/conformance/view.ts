@@ -13,11 +13,14 @@ import { matchesPattern, patternSample } from './pattern.js';
 import { itemSchemaOf, propertiesOf } from '../../../openapi/classify.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
+import { propertyTests } from './property-tests.js';
 import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys, parentParamsNamed } from '../resource-types.js';
 
-/** One `check(name, checks.<check>, operationId, argument)` line of a test file. */
+/** One `check(name, <module>.<check>, operationId, argument)` line of a test file. */
 export interface TestView {
   name: string;
+  /** Where the check lives: `../checks.ts`, or `../properties.ts` for the property-based ones. */
+  module: 'checks' | 'properties';
   check: string;
   operationId: string;
   argument?: string;
@@ -32,6 +35,8 @@ export interface TestFileView {
   file: string;
   label: string;
   operations: OperationTestsView[];
+  /** The modules of checks its tests use. */
+  modules: TestView['module'][];
 }
 
 export interface ConformanceView {
@@ -224,7 +229,7 @@ function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<st
   for (const operation of model.operations) {
     const resource = resources.get(operation.resource);
     const file = (resource ?? ROOT_NAMES).fileName;
-    const view = files.get(file) ?? { file, label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'), operations: [] };
+    const view = files.get(file) ?? { file, label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'), operations: [], modules: [] };
     files.set(file, view);
     const plan = resource && plans[resource.name];
     const unknown = unaddressedParams(operation, plan);
@@ -243,8 +248,10 @@ function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<st
     }
     view.operations.push({ title: `${operation.httpMethod} ${operation.path} (${operation.operationId})`, tests });
   }
-  return [...files.values()];
+  return [...files.values()].map((view) => ({ ...view, modules: modulesOf(view) }));
 }
+
+const modulesOf = (view: TestFileView): TestView['module'][] => [...new Set(view.operations.flatMap((operation) => operation.tests.map((test) => test.module)))].sort();
 
 /** Path parameters of an operation on a resource that its plan gives no value for (neither a parent's, the scope's nor the id). */
 function unaddressedParams(operation: OperationModel, plan: ResourcePlan | undefined): string[] {
@@ -269,6 +276,7 @@ interface TestInput {
 
 const test = (operation: OperationModel, outcome: string, check: string, argument?: unknown): TestView => ({
   name: `${operation.httpMethod} ${operation.path} ${outcome}`,
+  module: 'checks',
   check,
   operationId: operation.operationId,
   ...(argument !== undefined ? { argument: JSON.stringify(argument) } : {}),
@@ -278,7 +286,7 @@ function testsOf(input: TestInput): TestView[] {
   const { operation } = input;
   // Without a resource to place it, only what needs no path can be tried.
   const addressable = operation.parameters.path.length === 0 || (input.plan !== undefined && operation.kind !== 'other');
-  return [...successTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input)];
+  return [...successTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input), ...propertyTests(operation, input.resource, input.plan)];
 }
 
 function successTests({ operation, plan, resource }: TestInput): TestView[] {

@@ -58,7 +58,7 @@ const GITIGNORE = ['node_modules/', 'dist/', '# Your versions of files that `spe
 
 /** What the generated service installs: the versions specforge itself is tested with. */
 const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];
-const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', 'cross-env', 'jest', 'jest-environment-node', 'ts-jest', 'typescript'];
+const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', 'cross-env', 'fast-check', 'jest', 'jest-environment-node', 'ts-jest', 'typescript'];
 
 export const serverTarget: Target = {
   name: 'server',

@@ -1,0 +1,41 @@
+/**
+ * The property-based checks (`test/conformance/properties.ts`) that apply to
+ * an operation: random bodies where it takes one, random queries where it
+ * reads, random sequences where it creates. Their names say `property:`, so
+ * a report tells them from the example-based checks.
+ */
+import type { OperationModel, ResourceModel } from '../../../model/index.js';
+import type { ResourcePlan } from '../../../runtime/conformance/plan.js';
+import { isWritableQuery } from './schemas.js';
+import type { TestView } from './view.js';
+
+const property = (operation: OperationModel, outcome: string, check: string): TestView => ({
+  name: `${operation.httpMethod} ${operation.path} → property: ${outcome}`,
+  module: 'properties',
+  check,
+  operationId: operation.operationId,
+});
+
+const BODY_KINDS = new Set(['create', 'replace', 'update']);
+
+export function propertyTests(operation: OperationModel, resource: ResourceModel | undefined, plan: ResourcePlan | undefined): TestView[] {
+  if (!plan || !resource || resource.singleton) return [];
+  const tests: TestView[] = [];
+  if (BODY_KINDS.has(operation.kind) && operation.requestBody?.jsonContentType) {
+    tests.push(property(operation, 'random valid bodies are accepted and answered as the spec says', 'acceptsRandomValidBodies'));
+    tests.push(property(operation, 'random bodies that break one rule answer the validation error', 'rejectsRandomViolations'));
+  }
+  if ((operation.kind === 'list' || operation.kind === 'read') && operation.parameters.query.some(isWritableQuery)) {
+    tests.push(property(operation, 'random valid queries never answer 5xx and are answered as the spec says', 'answersRandomQueries'));
+  }
+  if (operation.kind === 'create' && plan.sample !== undefined) {
+    tests.push(property(operation, `random sequences of ${sequenceOf(plan)} keep ${resource.name}'s invariants`, 'keepsInvariants'));
+  }
+  return tests;
+}
+
+/** The operations a random sequence calls, in the order of their kinds. */
+function sequenceOf(plan: ResourcePlan): string {
+  const kinds = (['create', 'read', 'update', 'replace', 'list', 'delete'] as const).filter((kind) => plan.operations[kind] !== undefined);
+  return kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}` : kinds[0]!;
+}
