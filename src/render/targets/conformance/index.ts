@@ -17,7 +17,7 @@ const DIRECTORY = 'test/conformance';
  * `plan.ts` is also the generator's definition of the plan (see ./view.ts):
  * the generator and the suite share its types.
  */
-const RUNTIME = ['plan.ts', 'harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts', 'arbitraries.ts', 'violations.ts', 'properties.ts', 'jest.config.js', 'sequencer.cjs', 'environment.cjs', 'validators-transform.cjs'];
+const RUNTIME = ['plan.ts', 'harness.ts', 'assertions.ts', 'checks.ts', 'conventions.ts', 'arbitraries.ts', 'violations.ts', 'properties.ts', 'jest.config.js', 'sequencer.cjs', 'reporter.cjs', 'environment.cjs', 'validators-transform.cjs'];
 
 /** The project's compiler options, checking the suite without emitting it (ts-jest compiles each file on its own). */
 const TSCONFIG = {

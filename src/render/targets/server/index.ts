@@ -54,7 +54,7 @@ const TSCONFIG = {
   include: ['src'],
 };
 
-const GITIGNORE = ['node_modules/', 'dist/', '# Your versions of files that `specforge generate --force` overwrote.', '.specforge/backup/'];
+const GITIGNORE = ['node_modules/', 'dist/', '# What `npm run test:conformance` reports for CI.', 'reports/', '# Your versions of files that `specforge generate --force` overwrote.', '.specforge/backup/'];
 
 /** What the generated service installs: the versions specforge itself is tested with. */
 const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];

@@ -29,6 +29,8 @@ export default {
     ],
   },
   testSequencer: '<rootDir>/test/conformance/sequencer.cjs',
+  // jest's output, then a JUnit XML report for CI and the skipped checks by reason (./reporter.cjs).
+  reporters: ['default', '<rootDir>/test/conformance/reporter.cjs'],
   maxWorkers: process.env.BASE_URL ? 1 : IN_PROCESS_WORKERS,
   // jest keeps what each ESM test file loads until its worker ends (jestjs/jest#14605): a guard
   // that starts a fresh worker past this heap, so no API is too large for the suite to finish.
