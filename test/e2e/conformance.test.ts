@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, ROOT, scratchDir } from '../helpers.js';
-import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
+import { compile, CONFORMANCE_SEED, generateService, linkDependencies, startService, type RunningService } from '../service.js';
 import { VARIANTS, type Patch } from './conformance-variants.js';
 
 const scratch = scratchDir();
@@ -44,15 +44,12 @@ interface SuiteReport {
 
 let reports = 0;
 
-/** The property-based checks' seed: the same runs every time, so a variant is caught (or not) the same way on every machine. */
-const SEED = '20261124';
-
 /** `npm run test:conformance` in the project (the same command), with jest's JSON report. */
 function runSuite(project: string, env: Record<string, string> = {}, files: string[] = []): Promise<SuiteReport> {
   const output = join(scratch.dir, `report-${++reports}.json`);
   const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${output}`, ...files];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, CONFORMANCE_SEED: SEED, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, CONFORMANCE_SEED, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);

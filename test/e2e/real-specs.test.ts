@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runCli, scratchDir } from '../helpers.js';
-import { compile, linkDependencies } from '../service.js';
+import { compile, CONFORMANCE_SEED, linkDependencies } from '../service.js';
 
 interface RealSpec {
   name: string;
@@ -107,7 +107,7 @@ function runSuite(project: string, seconds: number): Promise<Report> {
   const output = join(project, 'jest-report.json');
   const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${output}`];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, CONFORMANCE_SEED }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
     child.once('error', reject);

@@ -256,7 +256,7 @@ function queries(plan: OperationPlan): Arbitrary<Record<string, QueryValue>> {
   return fc
     .tuple(
       fc.record(Object.fromEntries(values)),
-      fc.subarray(optional, { maxLength: MOST_OPTIONAL }),
+      fc.subarray(optional, { maxLength: Math.min(MOST_OPTIONAL, optional.length) }),
     )
     .map(([drawn, named]) =>
       Object.fromEntries(
