@@ -5,11 +5,11 @@
  * break one convention (./conformance-variants.ts), every one of which it
  * must fail.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, ROOT, scratchDir } from '../helpers.js';
-import { compile, CONFORMANCE_SEED, generateService, linkDependencies, startService, type RunningService } from '../service.js';
+import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
+import { failures, runSuite, skipped, type SuiteReport } from '../suite-run.js';
 import { VARIANTS, type Patch } from './conformance-variants.js';
 
 const scratch = scratchDir();
@@ -27,59 +27,12 @@ beforeAll(async () => {
 });
 afterAll(() => scratch.cleanup());
 
-interface TestOutcome {
-  name: string;
-  status: string;
-  failure: string;
-}
-
-interface SuiteReport {
-  passed: number;
-  failed: number;
-  skipped: number;
-  /** Test files that could not run at all. */
-  broken: number;
-  tests: TestOutcome[];
-}
-
-let reports = 0;
-
-/** `npm run test:conformance` in the project (the same command), with jest's JSON report. */
-function runSuite(project: string, env: Record<string, string> = {}, files: string[] = []): Promise<SuiteReport> {
-  const output = join(scratch.dir, `report-${++reports}.json`);
-  const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${output}`, ...files];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, CONFORMANCE_SEED, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    // A run that does not end (a server left open) fails here, not at jest's timeout.
-    const timer = setTimeout(() => child.kill(), 100_000);
-    child.once('exit', (_code, signal) => {
-      clearTimeout(timer);
-      if (signal) return reject(new Error(`the suite did not end within 100 s:\n${stderr}`));
-      try {
-        const report = JSON.parse(readFileSync(output, 'utf8'));
-        const tests = report.testResults.flatMap((file: { assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }) =>
-          file.assertionResults.map((test) => ({ name: test.fullName, status: test.status, failure: test.failureMessages.join('\n') })),
-        );
-        resolve({ passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests, broken: report.numRuntimeErrorTestSuites, tests });
-      } catch {
-        reject(new Error(`the suite left no report:\n${stderr}`));
-      }
-    });
-  });
-}
-
-const failures = (report: SuiteReport) => report.tests.filter((test) => test.status === 'failed').map((test) => `${test.name}\n    ${test.failure.split('\n')[0]}`);
 /** Every file ran and no check failed; at least `count` passed. */
 function expectPassed(report: SuiteReport, count: number): void {
   expect(failures(report)).toEqual([]);
   expect(report.broken).toBe(0);
   expect(report.passed).toBeGreaterThan(count);
 }
-
-const skipped = (report: SuiteReport) => report.tests.filter((test) => test.status === 'pending').map((test) => test.name);
 
 describe('the generated service passes its own suite', () => {
   test('in-process: every check passes; the one that cannot run says why', async () => {
