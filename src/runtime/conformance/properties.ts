@@ -403,14 +403,17 @@ export const keepsInvariants: Check = {
 const pick = (state: Sequence, at: number): Known | undefined =>
   state.known.length === 0 ? undefined : state.known[at % state.known.length];
 
-/** The fields of a body the resource keeps as written (a typed body's attributes). */
+/** The fields of a body the resource keeps as written (a typed body's attributes): not its id, nor the stamps the service sets. */
 function writtenFields(plan: OperationPlan, body: Json): JsonObject {
   const fields =
     resourceOf(plan).shape === 'typed'
       ? flatten(resourceOf(plan), (body as JsonObject)?.data ?? body)
       : (body as JsonObject);
-  const { id: _id, ...rest } = echoedOf(plan, fields);
-  return rest;
+  const { createdField, updatedField } = resourceOf(plan);
+  const stamps = new Set(['id', createdField, updatedField]);
+  return Object.fromEntries(
+    Object.entries(echoedOf(plan, fields)).filter(([name]) => !stamps.has(name)),
+  );
 }
 
 const STEPS: {
