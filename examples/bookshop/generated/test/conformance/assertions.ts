@@ -10,26 +10,20 @@
 import { readFileSync } from 'node:fs';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { excerpt, perWorker, type Answer, type OperationPlan } from './harness.js';
+import type { SuiteSchemas } from './plan.js';
 
-interface ResponseSchemas {
-  dialect: 'draft-07' | '2020-12';
-  /** The merged spec's schemas, which the responses' `$ref`s point into. */
-  registry: object;
-  responses: Record<string, object>;
-}
-
-/** The response schemas, and each one's validator once compiled. */
+/** The schemas, and each one's validator once compiled. */
 interface Validators {
-  schemas: ResponseSchemas;
+  schemas: SuiteSchemas;
   ajv: Pick<Ajv, 'compile'>;
-  compiled: Map<string, ValidateFunction>;
+  compiled: WeakMap<object, ValidateFunction>;
 }
 
 /** Once per jest worker: ajv, too, is imported here only (a static import would load it per file). */
-const VALIDATORS = await perWorker('response validators', async (): Promise<Validators> => {
+const VALIDATORS = await perWorker('validators', async (): Promise<Validators> => {
   const schemas = JSON.parse(
     readFileSync(new URL('./schemas.json', import.meta.url), 'utf8'),
-  ) as ResponseSchemas;
+  ) as SuiteSchemas;
   const options = { strict: false, allErrors: true };
   const ajv =
     schemas.dialect === 'draft-07'
@@ -37,16 +31,35 @@ const VALIDATORS = await perWorker('response validators', async (): Promise<Vali
       : new (await import('ajv/dist/2020.js')).Ajv2020(options);
   (await import('ajv-formats')).default.default(ajv);
   ajv.addSchema(schemas.registry);
-  return { schemas, ajv, compiled: new Map() };
+  ajv.addSchema(schemas.requestRegistry);
+  return { schemas, ajv, compiled: new WeakMap() };
 });
+
+/** The validator of one of the schemas of schemas.json, compiled on first use. */
+export function validatorOf(schema: object): ValidateFunction {
+  const { ajv, compiled } = VALIDATORS;
+  if (!compiled.has(schema)) compiled.set(schema, ajv.compile(schema));
+  return compiled.get(schema)!;
+}
 
 /** The success response's schema, compiled on first use. */
 function responseValidator(operationId: string): ValidateFunction | undefined {
-  const { schemas, ajv, compiled } = VALIDATORS;
-  const schema = schemas.responses[operationId];
-  if (!schema) return undefined;
-  if (!compiled.has(operationId)) compiled.set(operationId, ajv.compile(schema));
-  return compiled.get(operationId);
+  const schema = VALIDATORS.schemas.responses[operationId];
+  return schema && validatorOf(schema);
+}
+
+/** An operation's inputs as the spec describes them: its JSON body and the query parameters the suite can write. */
+export const requestInputsOf = (operationId: string): SuiteSchemas['requests'][string] =>
+  VALIDATORS.schemas.requests[operationId] ?? {};
+
+/** What a `$ref` of a request schema points to, in the registry of request schemas. */
+export function requestSchemaAt(ref: string): unknown {
+  const [, pointer = ''] = ref.split('#');
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((node, token) => node?.[token], VALIDATORS.schemas.requestRegistry);
 }
 
 export function fail(message: string): never {

@@ -100,3 +100,23 @@ export interface ApiPlan {
   resources: Record<string, ResourcePlan>;
   operations: Record<string, OperationPlan>;
 }
+
+/** A query parameter the suite can draw random values for. */
+export interface QueryInput {
+  name: string;
+  required: boolean;
+  schema: object;
+}
+
+/** `schemas.json`: the schemas answers are validated against and random requests drawn from. */
+export interface SuiteSchemas {
+  dialect: 'draft-07' | '2020-12';
+  /** The merged spec's schemas as answers read them: the `$ref`s of `responses` point into it. */
+  registry: object;
+  /** The same as requests read them: the `$ref`s of `requests` point into it. */
+  requestRegistry: object;
+  /** Each operation's success answer. */
+  responses: Record<string, object>;
+  /** Each operation's inputs: its JSON body and the query parameters the suite can write. */
+  requests: Record<string, { body?: object; query?: QueryInput[] }>;
+}

@@ -50,7 +50,7 @@ const needsNoParent = (plan: OperationPlan) =>
   !resourceOf(plan).parentParams.some((name) => plan.path.includes(`{${name}}`));
 
 /** The path parameters of the operation's collection: a parent's, where its path names one or items are created. */
-const collectionScope = (suite: Suite, plan: OperationPlan): Promise<Path> =>
+export const collectionScope = (suite: Suite, plan: OperationPlan): Promise<Path> =>
   needsNoParent(plan) ? Promise.resolve({}) : suite.scopeFor(plan.resource!);
 
 /** An item to act on: a new one, or one the service already had where the API cannot create any. */
@@ -60,7 +60,10 @@ async function existingItem(suite: Suite, plan: OperationPlan): Promise<Item> {
 }
 
 /** The path parameters of an operation on a real item (or its collection), and that item. */
-async function subjectOf(suite: Suite, plan: OperationPlan): Promise<{ path: Path; item?: Item }> {
+export async function subjectOf(
+  suite: Suite,
+  plan: OperationPlan,
+): Promise<{ path: Path; item?: Item }> {
   if (plan.resource === undefined) return { path: {} };
   if (isOnItem(plan)) {
     const item = await existingItem(suite, plan);
@@ -105,7 +108,7 @@ function unbuiltInput(plan: OperationPlan): string | undefined {
 }
 
 /** Skips a check that needs the service past validation, on an item (or a parent item) the suite can have. */
-const needsValidRequest = (suite: Suite, plan: OperationPlan): string | undefined =>
+export const needsValidRequest = (suite: Suite, plan: OperationPlan): string | undefined =>
   unbuiltInput(plan) ?? needsItem(suite, plan);
 
 /** Why the suite cannot create items of the operation's resource. */
@@ -114,7 +117,7 @@ function cannotCreate(plan: OperationPlan): string {
 }
 
 /** Skips a check that creates items of the operation's resource. */
-function needsCreate(suite: Suite, plan: OperationPlan): string | undefined {
+export function needsCreate(suite: Suite, plan: OperationPlan): string | undefined {
   return (
     unbuiltInput(plan) ?? (canCreate(plan) ? suite.unavailable(plan.resource!) : cannotCreate(plan))
   );
@@ -132,7 +135,7 @@ const needsListed =
 const bodyOf = (plan: OperationPlan) => plan.body?.sample;
 
 /** Where the list can filter by creation date: only what was created since the day before `items` were. */
-function recentOnly(plan: OperationPlan, items: Item[]): Record<string, string> {
+export function recentOnly(plan: OperationPlan, items: Item[]): Record<string, string> {
   const field = resourceOf(plan).createdField;
   const created = items
     .map((item) => Date.parse(String(field && item.fields[field])))
@@ -205,7 +208,7 @@ export const lists: Check = {
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
 
 /** The same value, date-times compared as instants (`…05.000Z` is `…05Z`). */
-function sameValue(a: Json | undefined, b: Json | undefined): boolean {
+export function sameValue(a: Json | undefined, b: Json | undefined): boolean {
   if (
     typeof a === 'string' &&
     typeof b === 'string' &&
@@ -220,7 +223,7 @@ function sameValue(a: Json | undefined, b: Json | undefined): boolean {
  * The scalar fields of a body, as the resource shows them back. A field it
  * does not show (write-only, like a password) is not compared.
  */
-function expectFields(fields: JsonObject, body: Json | undefined, what: string): void {
+export function expectFields(fields: JsonObject, body: Json | undefined, what: string): void {
   for (const [name, value] of Object.entries((body ?? {}) as JsonObject)) {
     if ((value !== null && typeof value === 'object') || !(name in fields)) continue;
     if (!sameValue(fields[name], value))
@@ -231,7 +234,7 @@ function expectFields(fields: JsonObject, body: Json | undefined, what: string):
 }
 
 /** What of a body the resource answers back: all but the fields the service answers values of its own for. */
-function echoedOf(plan: OperationPlan, body: Json | undefined): JsonObject {
+export function echoedOf(plan: OperationPlan, body: Json | undefined): JsonObject {
   const ignored = new Set(resourceOf(plan).serverFields ?? []);
   return Object.fromEntries(
     Object.entries((body ?? {}) as JsonObject).filter(([name]) => !ignored.has(name)),

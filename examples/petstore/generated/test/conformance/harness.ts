@@ -15,6 +15,9 @@
  *   API_KEY             an API key with every scope (for the API key checks)
  *   API_KEY_LIMITED     a valid API key with no scopes (403 checks of operations that take only API keys)
  *   CONFORMANCE_SKIP_RATE_LIMIT=1   skips the checks that spend the rate-limit window
+ *   CONFORMANCE_RUNS    random runs per property-based check (default 25; ./properties.ts)
+ *   CONFORMANCE_STEPS   steps of a random sequence, at most (default 12)
+ *   CONFORMANCE_SEED, CONFORMANCE_PATH   replay a failing run: a failure prints both
  */
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of authors (/authors/{author_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -97,6 +99,11 @@ describe('GET /authors (listAuthors)', () => {
   suite.check(
     'GET /authors → ETag, and 304 with no body for If-None-Match',
     checks.revalidates,
+    'listAuthors',
+  );
+  suite.check(
+    'GET /authors → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
     'listAuthors',
   );
   suite.check(
@@ -270,6 +277,21 @@ describe('POST /authors (createAuthor)', () => {
     checks.rejectsWrongContentType,
     'createAuthor',
   );
+  suite.check(
+    'POST /authors → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'createAuthor',
+  );
+  suite.check(
+    'POST /authors → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'createAuthor',
+  );
+  suite.check(
+    "POST /authors → property: random sequences of create, read, update, replace, list and delete keep authors's invariants",
+    properties.keepsInvariants,
+    'createAuthor',
+  );
 });
 
 describe('GET /authors/{author_id} (getAuthor)', () => {
@@ -315,6 +337,11 @@ describe('GET /authors/{author_id} (getAuthor)', () => {
     checks.selectsFields,
     'getAuthor',
     { field: 'name', required: ['name', 'country', 'created_at', 'updated_at'] },
+  );
+  suite.check(
+    'GET /authors/{author_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getAuthor',
   );
   suite.check(
     'GET /authors/{author_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',
@@ -493,6 +520,16 @@ describe('PUT /authors/{author_id} (replaceAuthor)', () => {
     checks.rejectsWrongContentType,
     'replaceAuthor',
   );
+  suite.check(
+    'PUT /authors/{author_id} → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'replaceAuthor',
+  );
+  suite.check(
+    'PUT /authors/{author_id} → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'replaceAuthor',
+  );
 });
 
 describe('DELETE /authors/{author_id} (deleteAuthor)', () => {
@@ -654,6 +691,16 @@ describe('PATCH /authors/{author_id} (updateAuthor)', () => {
   suite.check(
     'PATCH /authors/{author_id} → 415 UNSUPPORTED_MEDIA_TYPE for a text/plain body',
     checks.rejectsWrongContentType,
+    'updateAuthor',
+  );
+  suite.check(
+    'PATCH /authors/{author_id} → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'updateAuthor',
+  );
+  suite.check(
+    'PATCH /authors/{author_id} → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
     'updateAuthor',
   );
 });

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of books (/authors/{author_id}/books/{book_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -131,6 +133,11 @@ describe('GET /authors/{author_id}/books (listBooks)', () => {
   suite.check(
     'GET /authors/{author_id}/books → ETag, and 304 with no body for If-None-Match',
     checks.revalidates,
+    'listBooks',
+  );
+  suite.check(
+    'GET /authors/{author_id}/books → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
     'listBooks',
   );
   suite.check(
@@ -503,6 +510,21 @@ describe('POST /authors/{author_id}/books (createBook)', () => {
     checks.rejectsWrongContentType,
     'createBook',
   );
+  suite.check(
+    'POST /authors/{author_id}/books → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'createBook',
+  );
+  suite.check(
+    'POST /authors/{author_id}/books → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'createBook',
+  );
+  suite.check(
+    "POST /authors/{author_id}/books → property: random sequences of create, read, update, replace, list and delete keep books's invariants",
+    properties.keepsInvariants,
+    'createBook',
+  );
 });
 
 describe('GET /authors/{author_id}/books/{book_id} (getBook)', () => {
@@ -565,6 +587,11 @@ describe('GET /authors/{author_id}/books/{book_id} (getBook)', () => {
         'updated_at',
       ],
     },
+  );
+  suite.check(
+    'GET /authors/{author_id}/books/{book_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getBook',
   );
   suite.check(
     'GET /authors/{author_id}/books/{book_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',
@@ -942,6 +969,16 @@ describe('PUT /authors/{author_id}/books/{book_id} (replaceBook)', () => {
     checks.rejectsWrongContentType,
     'replaceBook',
   );
+  suite.check(
+    'PUT /authors/{author_id}/books/{book_id} → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'replaceBook',
+  );
+  suite.check(
+    'PUT /authors/{author_id}/books/{book_id} → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'replaceBook',
+  );
 });
 
 describe('DELETE /authors/{author_id}/books/{book_id} (deleteBook)', () => {
@@ -1169,6 +1206,16 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
   suite.check(
     'PATCH /authors/{author_id}/books/{book_id} → 415 UNSUPPORTED_MEDIA_TYPE for a text/plain body',
     checks.rejectsWrongContentType,
+    'updateBook',
+  );
+  suite.check(
+    'PATCH /authors/{author_id}/books/{book_id} → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'updateBook',
+  );
+  suite.check(
+    'PATCH /authors/{author_id}/books/{book_id} → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
     'updateBook',
   );
 });

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of genres (/genres/{genre_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -49,6 +51,11 @@ describe('GET /genres (listGenres)', () => {
     'listGenres',
   );
   suite.check(
+    'GET /genres → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'listGenres',
+  );
+  suite.check(
     'GET /genres → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     checks.methodNotAllowed,
     'listGenres',
@@ -82,6 +89,11 @@ describe('GET /genres/{genre_id} (getGenre)', () => {
     checks.selectsFields,
     'getGenre',
     { field: 'name', required: ['name'] },
+  );
+  suite.check(
+    'GET /genres/{genre_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getGenre',
   );
   suite.check(
     'GET /genres/{genre_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

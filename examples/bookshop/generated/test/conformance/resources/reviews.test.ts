@@ -3,10 +3,12 @@
 
 /**
  * Conformance of reviews (/reviews/{review_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -80,6 +82,11 @@ describe('GET /reviews (listReviews)', () => {
   suite.check(
     'GET /reviews → ETag, and 304 with no body for If-None-Match',
     checks.revalidates,
+    'listReviews',
+  );
+  suite.check(
+    'GET /reviews → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
     'listReviews',
   );
   suite.check(
@@ -268,6 +275,21 @@ describe('POST /reviews (createReview)', () => {
     checks.rejectsWrongContentType,
     'createReview',
   );
+  suite.check(
+    'POST /reviews → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'createReview',
+  );
+  suite.check(
+    'POST /reviews → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'createReview',
+  );
+  suite.check(
+    "POST /reviews → property: random sequences of create, read, list and delete keep reviews's invariants",
+    properties.keepsInvariants,
+    'createReview',
+  );
 });
 
 describe('GET /reviews/{review_id} (getReview)', () => {
@@ -301,6 +323,11 @@ describe('GET /reviews/{review_id} (getReview)', () => {
     checks.selectsFields,
     'getReview',
     { field: 'book_id', required: ['book_id', 'rating', 'created_at'] },
+  );
+  suite.check(
+    'GET /reviews/{review_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getReview',
   );
   suite.check(
     'GET /reviews/{review_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of pets (/pets/{pet_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -86,6 +88,11 @@ describe('GET /pets (listPets)', () => {
   suite.check(
     'GET /pets → ETag, and 304 with no body for If-None-Match',
     checks.revalidates,
+    'listPets',
+  );
+  suite.check(
+    'GET /pets → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
     'listPets',
   );
   suite.check(
@@ -234,6 +241,21 @@ describe('POST /pets (createPet)', () => {
     checks.rejectsWrongContentType,
     'createPet',
   );
+  suite.check(
+    'POST /pets → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'createPet',
+  );
+  suite.check(
+    'POST /pets → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'createPet',
+  );
+  suite.check(
+    "POST /pets → property: random sequences of create, read, list and delete keep pets's invariants",
+    properties.keepsInvariants,
+    'createPet',
+  );
 });
 
 describe('GET /pets/{pet_id} (getPet)', () => {
@@ -267,6 +289,11 @@ describe('GET /pets/{pet_id} (getPet)', () => {
     checks.selectsFields,
     'getPet',
     { field: 'name', required: ['name', 'status', 'created_at'] },
+  );
+  suite.check(
+    'GET /pets/{pet_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getPet',
   );
   suite.check(
     'GET /pets/{pet_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of notes (/notes/{note_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -50,6 +52,11 @@ describe('GET /notes (listNotes)', () => {
     'listNotes',
   );
   suite.check(
+    'GET /notes → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'listNotes',
+  );
+  suite.check(
     'GET /notes → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     checks.methodNotAllowed,
     'listNotes',
@@ -88,6 +95,11 @@ describe('GET /notes/{note_id} (getNote)', () => {
     checks.selectsFields,
     'getNote',
     { field: 'text', required: ['text'] },
+  );
+  suite.check(
+    'GET /notes/{note_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getNote',
   );
   suite.check(
     'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of notes (/notes/{note_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -42,6 +44,11 @@ describe('GET /notes/{note_id} (getNote)', () => {
     checks.selectsFields,
     'getNote',
     { field: 'text', required: ['text', 'archived_at'] },
+  );
+  suite.check(
+    'GET /notes/{note_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getNote',
   );
   suite.check(
     'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

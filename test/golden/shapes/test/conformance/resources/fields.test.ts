@@ -3,10 +3,12 @@
 
 /**
  * Conformance of fields (/fields/{collection}/{field_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -67,6 +69,11 @@ describe('GET /fields/{collection} (listFields)', () => {
   suite.check(
     'GET /fields/{collection} → ETag, and 304 with no body for If-None-Match',
     checks.revalidates,
+    'listFields',
+  );
+  suite.check(
+    'GET /fields/{collection} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
     'listFields',
   );
   suite.check(
@@ -136,6 +143,21 @@ describe('POST /fields/{collection} (createField)', () => {
     checks.rejectsWrongContentType,
     'createField',
   );
+  suite.check(
+    'POST /fields/{collection} → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'createField',
+  );
+  suite.check(
+    'POST /fields/{collection} → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'createField',
+  );
+  suite.check(
+    "POST /fields/{collection} → property: random sequences of create, read and list keep fields's invariants",
+    properties.keepsInvariants,
+    'createField',
+  );
 });
 
 describe('GET /fields/{collection}/{field_id} (getField)', () => {
@@ -169,6 +191,11 @@ describe('GET /fields/{collection}/{field_id} (getField)', () => {
     checks.selectsFields,
     'getField',
     { field: 'name', required: ['name'] },
+  );
+  suite.check(
+    'GET /fields/{collection}/{field_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getField',
   );
   suite.check(
     'GET /fields/{collection}/{field_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of notes (/notes/{note_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -73,6 +75,21 @@ describe('POST /notes (createNote)', () => {
     'createNote',
   );
   suite.check(
+    'POST /notes → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'createNote',
+  );
+  suite.check(
+    'POST /notes → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'createNote',
+  );
+  suite.check(
+    "POST /notes → property: random sequences of create, read and delete keep notes's invariants",
+    properties.keepsInvariants,
+    'createNote',
+  );
+  suite.check(
     'POST /notes → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     checks.methodNotAllowed,
     'createNote',
@@ -111,6 +128,11 @@ describe('GET /notes/{note_id} (getNote)', () => {
     checks.selectsFields,
     'getNote',
     { field: 'text', required: ['text'] },
+  );
+  suite.check(
+    'GET /notes/{note_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getNote',
   );
   suite.check(
     'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',

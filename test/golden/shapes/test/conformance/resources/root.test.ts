@@ -3,7 +3,8 @@
 
 /**
  * Conformance of the API root: one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';

@@ -3,10 +3,12 @@
 
 /**
  * Conformance of tasks (/tasks/{task_id}): one test per operation and convention that
- * applies to it. The checks live in ../checks.ts.
+ * applies to it. The checks live in ../checks.ts, the property-based ones in
+ * ../properties.ts.
  */
 import { describe } from '@jest/globals';
 import * as checks from '../checks.js';
+import * as properties from '../properties.js';
 import { connect } from '../harness.js';
 
 const suite = await connect();
@@ -58,6 +60,11 @@ describe('GET /tasks (listTasks)', () => {
   suite.check(
     'GET /tasks → ETag, and 304 with no body for If-None-Match',
     checks.revalidates,
+    'listTasks',
+  );
+  suite.check(
+    'GET /tasks → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
     'listTasks',
   );
   suite.check(
@@ -141,6 +148,21 @@ describe('POST /tasks (createTask)', () => {
     checks.rejectsWrongContentType,
     'createTask',
   );
+  suite.check(
+    'POST /tasks → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'createTask',
+  );
+  suite.check(
+    'POST /tasks → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
+    'createTask',
+  );
+  suite.check(
+    "POST /tasks → property: random sequences of create, read, replace and list keep tasks's invariants",
+    properties.keepsInvariants,
+    'createTask',
+  );
 });
 
 describe('GET /tasks/{task_id} (getTask)', () => {
@@ -180,6 +202,11 @@ describe('GET /tasks/{task_id} (getTask)', () => {
     checks.selectsFields,
     'getTask',
     { field: 'title', required: ['title'] },
+  );
+  suite.check(
+    'GET /tasks/{task_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+    properties.answersRandomQueries,
+    'getTask',
   );
   suite.check(
     'GET /tasks/{task_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
@@ -266,6 +293,16 @@ describe('PUT /tasks/{task_id} (replaceTask)', () => {
   suite.check(
     'PUT /tasks/{task_id} → 415 UNSUPPORTED_MEDIA_TYPE for a text/plain body',
     checks.rejectsWrongContentType,
+    'replaceTask',
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → property: random valid bodies are accepted and answered as the spec says',
+    properties.acceptsRandomValidBodies,
+    'replaceTask',
+  );
+  suite.check(
+    'PUT /tasks/{task_id} → property: random bodies that break one rule answer the validation error',
+    properties.rejectsRandomViolations,
     'replaceTask',
   );
 });
