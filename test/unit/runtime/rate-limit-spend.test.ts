@@ -4,7 +4,7 @@ import type { Answer, OperationPlan, Suite } from '../../../src/runtime/conforma
 // The suite's modules load the plan and the response validators as they are imported: given here (no api.json).
 (globalThis as { specforgeConformanceWorker?: Map<string, unknown> }).specforgeConformanceWorker = new Map<string, unknown>([
   ['api', {}],
-  ['response validators', Promise.resolve({})],
+  ['validators', Promise.resolve({})],
 ]);
 const { spendsTheRateLimit } = await import('../../../src/runtime/conformance/conventions.js');
 
