@@ -6,7 +6,7 @@
  */
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/index.js';
 import { commentText, stringLiteral } from '../../model/names.js';
-import { itemSchemaOf, propertiesOf, requiredNamesOf, requiredResourceFields } from '../../openapi/classify.js';
+import { itemSchemaOf, propertiesOf, requiredNamesOf, requiredResourceFields, type Field } from '../../openapi/classify.js';
 import { schemaFits, withoutNull } from '../../openapi/schema-fit.js';
 import { byText } from '../../order.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type Reference, type RequestBodyObject, type SchemaObject } from '../../openapi/document.js';
@@ -245,7 +245,7 @@ function writtenMisfitsOf(model: ApiModel, resource: ResourceModel, document: Op
   const answers = answeredFieldsOf(model, resource, document);
   const written = model.operations
     .filter((operation) => operation.resource === resource.key && WRITES.has(operation.kind))
-    .flatMap((operation) => propertiesOf(document, bodySchemaOf(document, operation)));
+    .flatMap((operation) => writtenFieldsOf(document, bodySchemaOf(document, operation)));
   const misfits = new Map<string, boolean>();
   for (const { name, schema } of written) {
     const declared = answers.filter((answer) => answer.has(name)).map((answer) => answer.get(name));
@@ -254,6 +254,14 @@ function writtenMisfitsOf(model: ApiModel, resource: ResourceModel, document: Op
     misfits.set(name, (misfits.get(name) ?? true) && butNull);
   }
   return [...misfits].map(([name, butNull]) => ({ name, butNull })).sort((a, b) => byText(a.name, b.name));
+}
+
+/** The fields a body may write: its properties, and those of each `oneOf` or `anyOf` branch (GitHub's `POST /user/codespaces`). */
+function writtenFieldsOf(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): Field[] {
+  const resolved = schema && deref<SchemaObject>(document, schema);
+  if (!resolved) return [];
+  const branches = [resolved.oneOf, resolved.anyOf].flatMap((list) => (Array.isArray(list) ? (list as (SchemaObject | Reference)[]) : []));
+  return [...propertiesOf(document, resolved), ...branches.flatMap((branch) => propertiesOf(document, branch))];
 }
 
 /** Each answer's fields of a resource, by name. */
