@@ -277,3 +277,20 @@ describe('conformance view: the API-wide checks', () => {
     expect(header.tests.map((test) => test.check)).not.toContain('unknownUrlVersion');
   });
 });
+
+describe('conformance view: the property-based checks', () => {
+  const properties = (operationId: string) => testsOf(operationId).filter((test) => test.module === 'properties').map((test) => test.check);
+
+  test('a create gets random bodies, violations and the random sequences of its resource; an update its bodies; a list its queries', () => {
+    expect(properties('createAuthor')).toEqual(['acceptsRandomValidBodies', 'rejectsRandomViolations', 'keepsInvariants']);
+    expect(properties('updateAuthor')).toEqual(['acceptsRandomValidBodies', 'rejectsRandomViolations']);
+    expect(properties('listAuthors')).toEqual(['answersRandomQueries']);
+    expect(properties('deleteBook')).toEqual([]);
+  });
+
+  test('the sequence names the operations it calls, and the file imports the module of each check it uses', () => {
+    expect(testsOf('createAuthor').find((test) => test.check === 'keepsInvariants')?.name).toBe("POST /authors → property: random sequences of create, read, update and list keep authors's invariants");
+    const authors = view.files.find((file) => file.operations.some((operation) => operation.tests.some((test) => test.operationId === 'createAuthor')))!;
+    expect(authors.modules).toEqual(['checks', 'properties']);
+  });
+});
