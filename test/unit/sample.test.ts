@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { mergeSamples, requiredResponseValuesOf, responseSampleOf, sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
+import { mergeSamples, requestSampleOf, requiredResponseValuesOf, responseSampleOf, sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
 
 const document: OpenApiDocument = {
   openapi: '3.1.0',
@@ -38,10 +38,11 @@ describe('samples', () => {
   });
 
   // Before: Directus's field create requires `datatype` and `length` without describing them; the sample lacked them (422).
-  test('a required property the schema does not describe gets a value (any will do); none where no other property is allowed', () => {
+  test('a required property the schema does not describe gets a value (any will do); no body where no other property is allowed', () => {
     const open = { type: 'object', required: ['name', 'datatype'], properties: { name: { type: 'string', maxLength: 8 } } };
     expect(sampleOf(document, open)).toEqual({ datatype: 'sample', name: 'sample' });
-    expect(sampleOf(document, { ...open, additionalProperties: false })).toEqual({ name: 'sample' });
+    // Closed, it can hold no `datatype`: no valid body (before, one without `datatype`, which the service refused).
+    expect(requestSampleOf(document, { ...open, additionalProperties: false })).toEqual({ defeat: { keyword: 'required', at: '#' } });
   });
 
   test('an allOf part does not fill what its siblings describe (a read-only id from the base stays out)', () => {
