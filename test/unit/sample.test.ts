@@ -208,6 +208,11 @@ describe('every keyword the service validates: each sample is valid', () => {
     },
   );
 
+  // Dialogporten's `guid`: a format no validator knows constrains nothing, so a plain string does (not: no id at all).
+  test('a format the validator does not know: a plain string', () => {
+    expect(sampleOf(document, { type: 'string', format: 'guid' })).toBe('sample');
+  });
+
   test('a format within length bounds, and one fitted to a minLength', () => {
     for (const schema of [{ type: 'string', format: 'password', minLength: 12 }, { type: 'string', format: 'email', minLength: 30 }, { type: 'string', format: 'uri', minLength: 40 }]) {
       expect(valid(schema, sampleOf(document, schema))).toBe(true);

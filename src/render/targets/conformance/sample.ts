@@ -451,9 +451,10 @@ function stringSample(walk: Walk, schema: SchemaObject, at: string): string | un
   const format = typeof schema.format === 'string' ? schema.format : undefined;
   const known = format === undefined ? undefined : STRING_FORMATS[format];
   const base = known ? known(walk.seed) : walk.seed === 0 ? 'sample' : `${letters(walk.seed)}-sample`;
-  const pad = format === undefined || !known ? (value: string, length: number) => value.padEnd(length, 'x') : PADDED[format];
+  // A format no validator knows (`guid`) constrains nothing: a plain string, as the validator reads it.
+  const pad = known ? PADDED[format!] : (value: string, length: number) => value.padEnd(length, 'x');
   const fitted = base.length < min ? pad?.(base, min) : base;
-  const value = fitted !== undefined && fitted.length <= max && (known || format === undefined) ? fitted : undefined;
+  const value = fitted !== undefined && fitted.length <= max ? fitted : undefined;
   const keeps = (candidate: string) => exampleCheckOf(walk.document, walk.direction)(stringPart(schema), candidate);
   if (value !== undefined && (typeof schema.pattern !== 'string' || matchesPattern(schema.pattern, value))) return value;
   if (typeof schema.pattern !== 'string') return defeated(walk, { keyword: base.length < min ? 'minLength' : base.length > max ? 'maxLength' : 'format', at });
