@@ -330,3 +330,36 @@ describe('violations break one rule only', () => {
     expect(violationsOf(document, schema).map((violation) => violation.rule)).toContain('name of the wrong type');
   });
 });
+
+// GitHub's `PUT …/issues/{issue_number}/labels`: `{}` matches both alternatives, so the oneOf refuses it.
+test('a oneOf whose alternatives a minimal value cannot tell apart: one with every property of the first that tells', () => {
+  const labels = {
+    oneOf: [
+      { type: 'object', properties: { labels: { type: 'array', minItems: 1, items: { type: 'string' } } } },
+      { type: 'object', properties: { labels: { type: 'array', minItems: 1, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } },
+    ],
+  };
+  expect(sampleOf(document, labels)).toEqual({ labels: ['sample'] });
+});
+
+describe('violations beside a composition', () => {
+  // GitHub's `PATCH …/check-runs/{id}`: a wrong `status` fails the anyOf too, through the status it names: still one rule.
+  test('a value that fails every branch of an anyOf breaks one rule', () => {
+    const update = {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['queued', 'completed'] }, conclusion: { type: 'string' } },
+      anyOf: [{ properties: { status: { enum: ['completed'] } }, required: ['conclusion'] }, { properties: { status: { enum: ['queued'] } } }],
+    };
+    expect(violationsOf(document, update).map((violation) => violation.rule)).toContain('status outside its enum');
+  });
+
+  // GitHub's variant analyses: `repository_owners` (any value) makes a second branch of the oneOf match: two rules broken.
+  test('none that makes a oneOf match two branches', () => {
+    const analysis = {
+      type: 'object',
+      properties: { repositories: { type: 'array', items: { type: 'string' } }, owners: { type: 'array', items: { type: 'string' } } },
+      oneOf: [{ required: ['repositories'] }, { required: ['owners'] }],
+    };
+    expect(violationsOf(document, analysis).map((violation) => violation.rule)).toEqual(['repositories of the wrong type']);
+  });
+});

@@ -184,6 +184,8 @@ function alternativeSample(walk: Walk, resolved: SchemaObject, at: string, depth
     ...(isObject(resolved.properties)
       ? alternatives.map((alternative) => () => tagged(sampleIn(walk, withAlternative(document, resolved, alternative), at, depth + 1), alternative))
       : []),
+    // A value two alternatives both match (`{}` where neither requires anything): each with all its properties, which tell them apart.
+    ...alternatives.map((alternative, index) => () => tagged(sampleIn(walk, filled(document, alternative), `${at}/${keyword}/${index}`, depth + 1), alternative)),
   ];
   let first: Json | undefined;
   for (const sample of samples) {
@@ -192,6 +194,16 @@ function alternativeSample(walk: Walk, resolved: SchemaObject, at: string, depth
     if (valid(value)) return value;
   }
   return first;
+}
+
+const fullAlternatives = new WeakMap<SchemaObject, SchemaObject>();
+
+/** An object alternative that asks for every property it describes (one object per alternative: the validator compiles it once). */
+function filled(document: OpenApiDocument, alternative: unknown): SchemaObject | undefined {
+  const resolved = resolve(document, alternative);
+  if (!resolved || !isObject(resolved.properties)) return resolved;
+  if (!fullAlternatives.has(resolved)) fullAlternatives.set(resolved, { ...resolved, minProperties: Object.keys(resolved.properties).length });
+  return fullAlternatives.get(resolved);
 }
 
 /** The discriminator's property and the value that names `alternative`: its mapping key, else the name of the schema it references. */
@@ -271,11 +283,19 @@ export function violationsOf(document: OpenApiDocument, schema: unknown): Violat
   return violations;
 }
 
-/** Whether every rule a body breaks is about the one property: its value, its absence, its presence. */
+/**
+ * Whether every rule a body breaks is about the one property: its value, its
+ * absence, its presence. An `anyOf` or `oneOf` no branch matches fails with
+ * its branches: what they report follows from the property's value and says
+ * nothing more. A `oneOf` two branches match is a rule of its own broken.
+ */
 function breaksOnly(breaches: Breach[], name: string): boolean {
   const about = ({ instancePath, params }: Breach) =>
     instancePath === `/${name}` || instancePath.startsWith(`/${name}/`) || (instancePath === '' && (params.missingProperty === name || params.additionalProperty === name));
-  return breaches.length > 0 && breaches.every(about);
+  const consequence = ({ keyword, at, params }: Breach) =>
+    /\/(anyOf|oneOf)\/\d+(\/|$)/.test(at) || keyword === 'anyOf' || (keyword === 'oneOf' && !Array.isArray(params.passingSchemas));
+  const own = breaches.filter((breach) => !consequence(breach));
+  return own.length > 0 && own.every(about);
 }
 
 /** A schema a value must also fit, read in its direction: a query parameter's (request), a response field's (response). */
@@ -465,12 +485,6 @@ function stringSample(walk: Walk, schema: SchemaObject, at: string): string | un
   return defeated(walk, { keyword: 'pattern', at });
 }
 
-/** A string schema's own rules (no enum, no composition): what a drawn string must keep. */
-function stringPart(schema: SchemaObject): SchemaObject {
-  const { type: _type, pattern, format, minLength, maxLength } = schema;
-  return Object.fromEntries(Object.entries({ type: 'string', pattern, format, minLength, maxLength }).filter(([, value]) => value !== undefined)) as SchemaObject;
-}
-
 /** Bounds as numbers, exclusive ones as 3.0 (a flag beside the bound) and 2020-12 (the bound itself) write them. */
 function boundsOf(schema: SchemaObject): { low: number; lowOpen: boolean; high: number; highOpen: boolean } {
   const side = (bound: unknown, exclusive: unknown, none: number) =>
@@ -492,7 +506,10 @@ function numberSample(walk: Walk, schema: SchemaObject, at: string): number | un
   const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : integer ? 1 : undefined;
   const above = (value: number) => (lowOpen ? value > low : value >= low);
   const below = (value: number) => (highOpen ? value < high : value <= high);
-  const keeps = (value: number) => above(value) && below(value) && exampleCheckOf(walk.document, walk.direction)(numberPart(schema), value);
+  // The validator judges what plain arithmetic cannot: a float `multipleOf`, a format's range.
+  const judged = schema.multipleOf !== undefined || schema.format !== undefined;
+  const keeps = (value: number) =>
+    above(value) && below(value) && (!integer || Number.isInteger(value)) && (!judged || exampleCheckOf(walk.document, walk.direction)(numberPart(schema), value));
   // Where the bounds allow, from 1 (the default sample); else from the lower bound, else down from the upper.
   const start = Number.isFinite(low) ? low : Number.isFinite(high) ? Math.min(1, high) : 1;
   if (step === undefined) {
@@ -513,9 +530,22 @@ function numberSample(walk: Walk, schema: SchemaObject, at: string): number | un
 
 /** A number schema's own rules: what a candidate must keep. */
 function numberPart(schema: SchemaObject): SchemaObject {
-  const keys = ['type', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const;
-  const part = Object.fromEntries(keys.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]]));
-  return { ...part, type: typeOf(schema) ?? 'number' } as SchemaObject;
+  const keys = ['format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const;
+  return partOf({ type: typeOf(schema) ?? 'number', ...Object.fromEntries(keys.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]])) });
+}
+
+/** A string schema's own rules (no enum, no composition): what a drawn string must keep. */
+function stringPart(schema: SchemaObject): SchemaObject {
+  const keys = ['pattern', 'format', 'minLength', 'maxLength'] as const;
+  return partOf({ type: 'string', ...Object.fromEntries(keys.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]])) });
+}
+
+/** One object per distinct part: the validator compiles a schema once per object. */
+const parts = new Map<string, SchemaObject>();
+function partOf(part: SchemaObject): SchemaObject {
+  const key = JSON.stringify(part);
+  if (!parts.has(key)) parts.set(key, part);
+  return parts.get(key)!;
 }
 
 /** Notes the first defeat of a walk; no value. */
