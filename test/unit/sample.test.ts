@@ -320,6 +320,11 @@ describe('what defeats the sampler is named, with its place in the spec', () => 
     expect(defeatText(defeat!)).toBe('`pattern` at #/components/schemas/Book/properties/code');
     expect(requestSampleOf(books, { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^(?=x)y' } } }).defeat).toEqual({ keyword: 'pattern', at: '#/properties/code' });
   });
+
+  test('a keyword the sampler does not read, found by the validator, at its place below the property', () => {
+    const meta = { allOf: [{ type: 'object', required: ['tag'], properties: { tag: { type: 'string' } } }, { not: { required: ['tag'] } }] };
+    expect(requestSampleOf(document, { type: 'object', required: ['meta'], properties: { meta } }).defeat).toEqual({ keyword: 'not', at: '#/properties/meta/allOf/1' });
+  });
 });
 
 describe('violations break one rule only', () => {

@@ -115,9 +115,12 @@ function sampleIn(walk: Walk, schema: unknown, at: string, depth: number, part =
   if (exampleCheckOf(walk.document, walk.direction)(resolved, value)) return value;
   // Built, yet refused: the first rule it breaks is what defeated the sampler.
   const [breach] = exampleErrorsOf(walk.document, walk.direction)(resolved, value);
-  defeated(walk, breach ? { keyword: breach.keyword, at: breach.at === '#' ? here : breach.at } : { keyword: 'type', at: here });
+  defeated(walk, { keyword: breach?.keyword ?? 'type', at: breach ? placeOf(breach.at, here) : here });
   return undefined;
 }
+
+/** A breach's place in the spec: one in a named schema as it is, one in the schema checked below where that schema stands. */
+const placeOf = (at: string, here: string) => (at.startsWith('#/components/') ? at : `${here}${at.slice(1)}`);
 
 function built(walk: Walk, resolved: SchemaObject, at: string, depth: number, part: boolean): Json | undefined {
   const { document, direction } = walk;
