@@ -269,7 +269,28 @@ export function requiredNamesOf(document: OpenApiDocument, schema: SchemaObject 
 export function requiredResourceFields(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): string[] {
   if (!schema) return [];
   const own = isTypedResource(document, schema) ? deref<SchemaObject>(document, schema)!.properties!.attributes : schema;
-  return requiredNamesOf(document, own).filter((name) => name !== 'id');
+  return withDependents(document, own, requiredNamesOf(document, own)).filter((name) => name !== 'id');
+}
+
+/** The names and, in turn, those each brings with it by `dependentRequired` (draft 7: `dependencies`), its `allOf` parts' included. */
+function withDependents(document: OpenApiDocument, schema: SchemaObject | Reference | undefined, names: string[]): string[] {
+  const dependents = dependentRequiredOf(document, schema);
+  const all = new Set(names);
+  for (const name of all) for (const dependent of dependents[name] ?? []) all.add(dependent);
+  return [...all];
+}
+
+function dependentRequiredOf(document: OpenApiDocument, schema: SchemaObject | Reference | undefined): Record<string, string[]> {
+  const resolved = schema && deref<SchemaObject>(document, schema);
+  if (!isObject(resolved)) return {};
+  const own = Object.entries({ ...(isObject(resolved.dependencies) ? resolved.dependencies : {}), ...(isObject(resolved.dependentRequired) ? resolved.dependentRequired : {}) });
+  const entries = [
+    ...(resolved.allOf ?? []).flatMap((part) => Object.entries(dependentRequiredOf(document, part))),
+    ...own.filter((entry): entry is [string, string[]] => Array.isArray(entry[1])),
+  ];
+  const merged: Record<string, string[]> = {};
+  for (const [name, names] of entries) merged[name] = [...(merged[name] ?? []), ...names.filter((each) => typeof each === 'string')];
+  return merged;
 }
 
 function idFirst(fields: Field[]): Field[] {

@@ -26,7 +26,8 @@ const NOTHING_HELD = '(,? and the service (has none|lists fewer than \\d+))?';
 const CANNOT_CREATE = new RegExp(`^the API cannot create [\\w-]+ items${NOTHING_HELD}$`);
 const SEVERAL_IDS = /^its path parameters [\w, ]+ are neither a parent's nor the item's id: several ids per item are not modelled yet$/;
 const CREATE_ANSWERS_NO_ID = new RegExp(`^creating [\\w-]+ items answers no body: the suite cannot learn a new item's id${NOTHING_HELD}$`);
-const CANNOT_BUILD_BODY = new RegExp(`^the suite cannot build a valid [\\w-]+ body from the schema \\(give its fields examples\\)${NOTHING_HELD}$`);
+/** The keyword that defeated the sampler and its place in the spec, where the plan names them (`` `pattern` at #/components/… ``). */
+const CANNOT_BUILD_BODY = new RegExp(`^the suite cannot build a valid [\\w-]+ body from the schema( \\(give its fields examples\\)|: \`\\w+\` at #\\S*)${NOTHING_HELD}$`);
 const SINGLETON_NOT_RESTORED = /^a DELETE would leave the singleton empty for the checks after it, and the API has no PUT to restore it$/;
 
 const SPECS: RealSpec[] = [

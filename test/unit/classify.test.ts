@@ -185,6 +185,14 @@ describe('fields', () => {
     expect(requiredResourceFields(document, undefined)).toEqual([]);
   });
 
+  // Before: a sparse answer left out `insured_value`, which `insured` (required) makes required by dependentRequired: the answer broke its schema.
+  test('requiredResourceFields: with what dependentRequired makes required beside them, in turn', () => {
+    const document = doc({
+      Shipment: { type: 'object', required: ['insured'], dependentRequired: { insured: ['insured_value'], insured_value: ['currency'], note: ['author'] }, properties: { insured: { type: 'boolean' }, insured_value: { type: 'number' }, currency: { type: 'string' }, note: { type: 'string' } } },
+    });
+    expect(requiredResourceFields(document, { $ref: '#/components/schemas/Shipment' })).toEqual(['insured', 'insured_value', 'currency']);
+  });
+
   test('requiredResourceFields of a typed resource: its required attributes, not id, type or attributes', () => {
     const document = doc({ BookResource: { ...typed, required: ['id', 'type', 'attributes'] } });
     expect(requiredResourceFields(document, { $ref: '#/components/schemas/BookResource' })).toEqual(['title']);

@@ -188,6 +188,11 @@ describe('conformance view: data that fits every schema it meets', () => {
         get: { operationId: 'getSite', responses: { '200': ok(ref('Site')) } },
         patch: { operationId: 'capSite', requestBody: body('Cap'), responses: { '200': ok(ref('Site')) } },
       },
+      '/notes/{note_id}': {
+        parameters: [idParam('note_id', { type: 'integer' })],
+        get: { operationId: 'getNote', responses: { '200': ok(ref('Note')) } },
+        patch: { operationId: 'updateNote', requestBody: body('NotePatch'), responses: { '200': ok(ref('Note')) } },
+      },
       '/artifacts/{digest}/records': { parameters: [digest], get: { operationId: 'listRecords', responses: { '200': ok({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }) } } },
       '/locks': {
         post: {
@@ -207,6 +212,8 @@ describe('conformance view: data that fits every schema it meets', () => {
         NewSite: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, homepage: { type: 'string', format: 'uri' }, blog: { type: 'string' } } },
         Site: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, homepage: { type: 'string', format: 'uri', nullable: true }, blog: { type: 'string', format: 'uri' }, enabled: { type: 'boolean' }, cap: { type: 'integer' } } },
         Cap: { type: 'object', required: ['enabled'], properties: { enabled: { type: 'boolean' }, cap: { type: 'integer', minimum: 1 } } },
+        Note: { type: 'object', properties: { id: { type: 'integer' }, text: { type: 'string' } } },
+        NotePatch: { type: 'object', minProperties: 1, additionalProperties: false, properties: { text: { type: 'string', maxLength: 200 } } },
       },
     },
   };
@@ -248,6 +255,12 @@ describe('conformance view: data that fits every schema it meets', () => {
   });
 
   // Before: GitHub's `subject_digest` (`^sha256:[a-f0-9]{64}$`) got `sample` and `no-such-id`: every request a 422.
+  // Before: a PATCH whose body needs one property sent `{}`: its 404 check got the service's 422 for the body, an order the conventions do not fix.
+  test('the 404 of a partial update sends a valid patch: one property where minProperties asks for one', () => {
+    expect(built.api.operations.updateNote!.body!.sample).toEqual({ text: 'sample' });
+    expect(built.files.flatMap((file) => file.operations).flatMap((operation) => operation.tests).some((test) => test.operationId === 'updateNote' && test.check === 'notFoundForUnknownId')).toBe(true);
+  });
+
   test('path parameters with a pattern: a made-up value and an unknown id that match it, and differ', () => {
     const records = Object.values(built.api.resources).find((resource) => resource.parentParams.includes('digest'))!;
     expect(records.scope!.digest).toMatch(/^sha256:[a-f0-9]{64}$/);
@@ -261,7 +274,7 @@ describe('conformance view: data that fits every schema it meets', () => {
     expect(entries.unknownParents).not.toHaveProperty('key');
     expect(entries.unbuilt).toEqual(['path.key']);
     // Required inputs of an operation: named, so the checks that need the service past validation skip.
-    expect(built.api.operations.lock).toMatchObject({ unbuilt: ['body', 'query.token'] });
+    expect(built.api.operations.lock).toMatchObject({ unbuilt: ['body', 'query.token'], defeat: '`pattern` at #/properties/code' });
     expect(built.api.operations.lock).not.toHaveProperty('body');
   });
 });

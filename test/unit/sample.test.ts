@@ -1,5 +1,6 @@
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { mergeSamples, requiredResponseValuesOf, responseSampleOf, sampleOf, valuesOf, violationsOf } from '../../src/render/targets/conformance/sample.js';
+import { defeatText, mergeSamples, requestSampleOf, requiredResponseValuesOf, responseSampleOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf } from '../../src/render/targets/conformance/sample.js';
+import { exampleCheckOf } from '../../src/render/targets/conformance/example-check.js';
 
 const document: OpenApiDocument = {
   openapi: '3.1.0',
@@ -38,10 +39,11 @@ describe('samples', () => {
   });
 
   // Before: Directus's field create requires `datatype` and `length` without describing them; the sample lacked them (422).
-  test('a required property the schema does not describe gets a value (any will do); none where no other property is allowed', () => {
+  test('a required property the schema does not describe gets a value (any will do); no body where no other property is allowed', () => {
     const open = { type: 'object', required: ['name', 'datatype'], properties: { name: { type: 'string', maxLength: 8 } } };
     expect(sampleOf(document, open)).toEqual({ datatype: 'sample', name: 'sample' });
-    expect(sampleOf(document, { ...open, additionalProperties: false })).toEqual({ name: 'sample' });
+    // Closed, it can hold no `datatype`: no valid body (before, one without `datatype`, which the service refused).
+    expect(requestSampleOf(document, { ...open, additionalProperties: false })).toEqual({ defeat: { keyword: 'required', at: '#' } });
   });
 
   test('an allOf part does not fill what its siblings describe (a read-only id from the base stays out)', () => {
@@ -190,5 +192,179 @@ describe('distinct values', () => {
     expect(valuesOf(document, ref('Book'), 'isbn', 2)).toBeUndefined();
     expect(valuesOf(document, ref('Book'), 'genre', 3)).toBeUndefined();
     expect(valuesOf(document, ref('Book'), 'id', 2)).toBeUndefined();
+  });
+});
+
+describe('every keyword the service validates: each sample is valid', () => {
+  const v30: OpenApiDocument = { ...document, openapi: '3.0.3' };
+  const valid = (schema: object, value: unknown, within = document) => exampleCheckOf(within, 'request')(schema, value);
+
+  // Before: only date-time, date, uuid, email and uri had values; any other format got `sample`, which the service refused.
+  test.each(['date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'password', 'binary'])(
+    'format %s',
+    (format) => {
+      const schema = { type: 'string', format };
+      expect(valid(schema, sampleOf(document, schema))).toBe(true);
+    },
+  );
+
+  // Dialogporten's `guid`: a format no validator knows constrains nothing, so a plain string does (not: no id at all).
+  test('a format the validator does not know: a plain string', () => {
+    expect(sampleOf(document, { type: 'string', format: 'guid' })).toBe('sample');
+  });
+
+  test('a format within length bounds, and one fitted to a minLength', () => {
+    for (const schema of [{ type: 'string', format: 'password', minLength: 12 }, { type: 'string', format: 'email', minLength: 30 }, { type: 'string', format: 'uri', minLength: 40 }]) {
+      expect(valid(schema, sampleOf(document, schema))).toBe(true);
+    }
+  });
+
+  // Before: `minimum` with `exclusiveMinimum: true` (3.0) gave the bound itself; `multipleOf` was not read.
+  test('numbers: exclusive bounds both ways, multipleOf (integers and decimals), numeric formats', () => {
+    const cases: [OpenApiDocument, object][] = [
+      [v30, { type: 'number', minimum: 0, exclusiveMinimum: true, multipleOf: 0.01 }],
+      [document, { type: 'number', exclusiveMinimum: 5, exclusiveMaximum: 30 }],
+      [document, { type: 'integer', minimum: 101, multipleOf: 50 }],
+      [document, { type: 'integer', minimum: 10, maximum: 5000, multipleOf: 10 }],
+      [document, { type: 'number', minimum: 1, multipleOf: 0.5 }],
+      [document, { type: 'integer', format: 'int32', maximum: -3 }],
+      [document, { type: 'number', format: 'float', exclusiveMinimum: 0, maximum: 1 }],
+    ];
+    for (const [within, schema] of cases) expect([schema, valid(schema, sampleOf(within, schema), within)]).toEqual([schema, true]);
+    expect(sampleOf(document, { type: 'integer', minimum: 101, multipleOf: 50 })).toBe(150);
+  });
+
+  // Before: an array repeated one item `minItems` times.
+  test('uniqueItems: distinct items, objects and enums alike; none where too few distinct values exist', () => {
+    const sections = { type: 'array', minItems: 3, uniqueItems: true, items: { type: 'object', required: ['heading', 'level'], properties: { heading: { type: 'string' }, level: { type: 'integer', minimum: 1, maximum: 3 } } } };
+    const letters = { type: 'array', minItems: 2, uniqueItems: true, items: { type: 'string', enum: ['a', 'b', 'c'] } };
+    const tags = { type: 'array', minItems: 3, uniqueItems: true, items: { type: 'string', pattern: '^[a-z]{3,10}$' } };
+    for (const schema of [sections, letters, tags]) expect(valid(schema, sampleOf(document, schema))).toBe(true);
+    expect(requestSampleOf(document, { type: 'array', minItems: 3, uniqueItems: true, items: { type: 'boolean' } })).toEqual({ defeat: { keyword: 'uniqueItems', at: '#' } });
+  });
+
+  // Before: a PATCH body with `minProperties: 1` and nothing required was sent empty (422, also where a 404 was expected).
+  test('minProperties: optional properties until it is met; maxProperties kept', () => {
+    const patch = { type: 'object', minProperties: 1, maxProperties: 2, additionalProperties: false, properties: { name: { type: 'string' }, pages: { type: 'integer' } } };
+    expect(sampleOf(document, patch)).toEqual({ name: 'sample' });
+    const nested = { type: 'object', required: ['size'], properties: { size: { type: 'object', minProperties: 2, properties: { length: { type: 'integer' }, width: { type: 'integer' }, height: { type: 'integer' } } } } };
+    expect(sampleOf(document, nested)).toEqual({ size: { length: 1, width: 1 } });
+  });
+
+  test('dependentRequired (and draft 7 dependencies): a present property brings its dependents', () => {
+    const shipment = { type: 'object', required: ['insured'], dependentRequired: { insured: ['value'] }, properties: { insured: { type: 'boolean' }, value: { type: 'number', minimum: 1, multipleOf: 0.5 } } };
+    expect(sampleOf(document, shipment)).toEqual({ insured: true, value: 1 });
+    expect(sampleOf(v30, { ...shipment, dependentRequired: undefined, dependencies: { insured: ['value'] } })).toEqual({ insured: true, value: 1 });
+  });
+
+  test('const, and enums of numbers', () => {
+    expect(sampleOf(document, { type: 'object', required: ['kind', 'step'], properties: { kind: { const: 'parcel' }, step: { type: 'number', enum: [0.5, 1, 2] } } })).toEqual({ kind: 'parcel', step: 0.5 });
+  });
+
+  // Before: the discriminator's property got `sample`, which no branch names (and the answers' enum refused).
+  test('a discriminator: its property carries the mapping key of the branch, else the name of the schema it references', () => {
+    const payments: OpenApiDocument = {
+      ...document,
+      components: {
+        schemas: {
+          Card: { type: 'object', required: ['method', 'number'], properties: { method: { type: 'string' }, number: { type: 'string', pattern: '^[0-9]{16}$' } } },
+          Bank: { type: 'object', required: ['method', 'iban'], properties: { method: { type: 'string' }, iban: { type: 'string' } } },
+        },
+      },
+    };
+    const mapped = { oneOf: [ref('Card'), ref('Bank')], discriminator: { propertyName: 'method', mapping: { card: '#/components/schemas/Card', bank: '#/components/schemas/Bank' } } };
+    expect(sampleOf(payments, mapped)).toEqual({ method: 'card', number: expect.stringMatching(/^[0-9]{16}$/) });
+    expect(sampleOf(payments, { ...mapped, discriminator: { propertyName: 'method' } })).toMatchObject({ method: 'Card' });
+  });
+
+  // Before: each part's sample was merged, the later part's `country` (`sample`) over the earlier's pattern.
+  test('a property several allOf parts describe keeps the rules of each', () => {
+    const vendor = { allOf: [{ type: 'object', required: ['country'], properties: { country: { type: 'string', pattern: '^[A-Z]{2}$' } } }, { type: 'object', required: ['country'], properties: { country: { type: 'string', minLength: 2 } } }] };
+    expect(sampleOf(document, vendor)).toEqual({ country: expect.stringMatching(/^[A-Z]{2}$/) });
+  });
+});
+
+describe('closed allOf branches, read as JSON Schema reads them (the service alike)', () => {
+  const closed: OpenApiDocument = {
+    ...document,
+    components: {
+      schemas: {
+        Core: { type: 'object', additionalProperties: false, required: ['title'], properties: { title: { type: 'string' }, isbn: { type: 'string' } } },
+        Input: { allOf: [ref('Core'), { type: 'object', properties: { pages: { type: 'integer' } } }] },
+        Required: { allOf: [ref('Core'), { type: 'object', required: ['pages'], properties: { pages: { type: 'integer' } } }] },
+      },
+    },
+  };
+
+  // Before: `pages` was sorted, filtered and changed by: the service refused it as an unknown field.
+  test('what a sibling adds is no property anyone can write: no values, no change', () => {
+    expect(sampleOf(closed, ref('Input'))).toEqual({ title: 'sample' });
+    expect(writablePropertiesOf(closed, ref('Input'))).toEqual(['title', 'isbn']);
+    expect(valuesOf(closed, ref('Input'), 'pages', 2)).toBeUndefined();
+  });
+
+  test('where a sibling requires one, no body is valid: the defeat names additionalProperties at the closed branch', () => {
+    expect(requestSampleOf(closed, ref('Required'))).toEqual({ defeat: { keyword: 'additionalProperties', at: '#/components/schemas/Core' } });
+  });
+
+  test('an unknown property is one violation of it', () => {
+    expect(violationsOf(closed, ref('Input')).map((violation) => violation.code)).toContain('UNKNOWN_FIELD');
+  });
+});
+
+describe('what defeats the sampler is named, with its place in the spec', () => {
+  test('a pattern the generator cannot follow, at the property that has it', () => {
+    const books: OpenApiDocument = { ...document, components: { schemas: { Book: { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^(?=x)y' } } } } } };
+    const { sample, defeat } = requestSampleOf(books, ref('Book'));
+    expect(sample).toBeUndefined();
+    expect(defeatText(defeat!)).toBe('`pattern` at #/components/schemas/Book/properties/code');
+    expect(requestSampleOf(books, { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^(?=x)y' } } }).defeat).toEqual({ keyword: 'pattern', at: '#/properties/code' });
+  });
+
+  test('a keyword the sampler does not read, found by the validator, at its place below the property', () => {
+    const meta = { allOf: [{ type: 'object', required: ['tag'], properties: { tag: { type: 'string' } } }, { not: { required: ['tag'] } }] };
+    expect(requestSampleOf(document, { type: 'object', required: ['meta'], properties: { meta } }).defeat).toEqual({ keyword: 'not', at: '#/properties/meta/allOf/1' });
+  });
+});
+
+describe('violations break one rule only', () => {
+  // Before: leaving `name` out also broke `minProperties`: a 422 for the wrong reason would pass.
+  test('none that also breaks another rule (a removal below minProperties)', () => {
+    const schema = { type: 'object', minProperties: 2, required: ['name', 'size'], properties: { name: { type: 'string' }, size: { type: 'integer' } } };
+    expect(violationsOf(document, schema).filter((violation) => violation.code === 'REQUIRED')).toEqual([]);
+    expect(violationsOf(document, schema).map((violation) => violation.rule)).toContain('name of the wrong type');
+  });
+});
+
+// GitHub's `PUT …/issues/{issue_number}/labels`: `{}` matches both alternatives, so the oneOf refuses it.
+test('a oneOf whose alternatives a minimal value cannot tell apart: one with every property of the first that tells', () => {
+  const labels = {
+    oneOf: [
+      { type: 'object', properties: { labels: { type: 'array', minItems: 1, items: { type: 'string' } } } },
+      { type: 'object', properties: { labels: { type: 'array', minItems: 1, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } },
+    ],
+  };
+  expect(sampleOf(document, labels)).toEqual({ labels: ['sample'] });
+});
+
+describe('violations beside a composition', () => {
+  // GitHub's `PATCH …/check-runs/{id}`: a wrong `status` fails the anyOf too, through the status it names: still one rule.
+  test('a value that fails every branch of an anyOf breaks one rule', () => {
+    const update = {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['queued', 'completed'] }, conclusion: { type: 'string' } },
+      anyOf: [{ properties: { status: { enum: ['completed'] } }, required: ['conclusion'] }, { properties: { status: { enum: ['queued'] } } }],
+    };
+    expect(violationsOf(document, update).map((violation) => violation.rule)).toContain('status outside its enum');
+  });
+
+  // GitHub's variant analyses: `repository_owners` (any value) makes a second branch of the oneOf match: two rules broken.
+  test('none that makes a oneOf match two branches', () => {
+    const analysis = {
+      type: 'object',
+      properties: { repositories: { type: 'array', items: { type: 'string' } }, owners: { type: 'array', items: { type: 'string' } } },
+      oneOf: [{ required: ['repositories'] }, { required: ['owners'] }],
+    };
+    expect(violationsOf(document, analysis).map((violation) => violation.rule)).toEqual(['repositories of the wrong type']);
   });
 });

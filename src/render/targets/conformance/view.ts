@@ -8,7 +8,7 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../../model/ind
 import { deref, isObject, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { ApiPlan, Json, OperationPlan, ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { queryPairs } from '../../../runtime/client/styles.js';
-import { plainStringsOf, requiredPropertiesOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf, type Constraint } from './sample.js';
+import { defeatText, plainStringsOf, requestSampleOf, requiredPropertiesOf, sampleOf, valuesOf, violationsOf, writablePropertiesOf, type Constraint } from './sample.js';
 import { matchesPattern, patternSample } from './pattern.js';
 import { itemSchemaOf, propertiesOf } from '../../../openapi/classify.js';
 import { commentText } from '../../../model/names.js';
@@ -78,7 +78,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   // The parent the service checks: only one the path names (`/users/me` names none) and the store keeps.
   const parent = storedParentOf(resource, resources, stored);
   const createSchema = create && bodySchemaOf(document, create);
-  const sample = createSchema === undefined ? undefined : sampleOf(document, createSchema);
+  const { sample, defeat } = createSchema === undefined ? {} : requestSampleOf(document, createSchema);
   const idSchema = resource.idParams[0] ? idParameterSchema(document, own, resource.idParams[0]) : undefined;
   const unknownId = unknownIdFor(idSchema);
   const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
@@ -95,6 +95,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     parentParams,
     ...parentItemParamsOf(resource, parent),
     operations: byKind,
+    ...(defeat ? { defeat: defeatText(defeat) } : {}),
     ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample && isBodyField(name)) } : {}),
     ...(madeUp.length > 0 ? { scope } : {}),
     ...(unbuilt.length > 0 ? { unbuilt } : {}),
@@ -132,7 +133,7 @@ function parentItemParamsOf(resource: ResourceModel, parent: ResourceModel | und
 function operationPlan(model: ApiModel, document: OpenApiDocument, operation: OperationModel, resources: Map<string, ResourceModel>): OperationPlan {
   const { hasData, isList } = answerOf(operation);
   const schema = bodySchemaOf(document, operation);
-  const sample = schema === undefined ? undefined : sampleOf(document, schema);
+  const { sample, defeat } = schema === undefined ? {} : requestSampleOf(document, schema);
   const query = requiredQueryOf(document, operation);
   // Required inputs no sample fits (a pattern the sampler cannot follow): the checks that must get past validation skip.
   const unbuilt = [
@@ -155,6 +156,7 @@ function operationPlan(model: ApiModel, document: OpenApiDocument, operation: Op
     query: operation.parameters.query.map((parameter) => parameter.name),
     ...query,
     ...(unbuilt.length > 0 ? { unbuilt } : {}),
+    ...(defeat && unbuilt.includes('body') ? { defeat: defeatText(defeat) } : {}),
   };
 }
 

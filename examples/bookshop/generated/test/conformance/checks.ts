@@ -87,6 +87,9 @@ function unknownPath(plan: OperationPlan): Path | undefined {
 
 const NO_UNKNOWN_IDS = 'no id is known to be unknown';
 
+/** What defeated the sampler, where the plan says; else what would help. */
+const because = (defeat: string | undefined) => (defeat ? `: ${defeat}` : ' (give it an example)');
+
 /** Skips a check that needs an item (or a parent item) the suite cannot have. */
 function needsItem(suite: Suite, plan: OperationPlan): string | undefined {
   if (plan.resource === undefined)
@@ -103,7 +106,7 @@ function needsItem(suite: Suite, plan: OperationPlan): string | undefined {
 /** Why the suite cannot send the operation a request that passes validation: a required input it cannot build. */
 function unbuiltInput(plan: OperationPlan): string | undefined {
   return plan.unbuilt
-    ? `the suite cannot build a valid ${plan.unbuilt.join(' or ')} from the schema (give it an example)`
+    ? `the suite cannot build a valid ${plan.unbuilt.join(' or ')} from the schema${because(plan.defeat)}`
     : undefined;
 }
 

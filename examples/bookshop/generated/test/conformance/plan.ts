@@ -32,6 +32,8 @@ export interface ResourcePlan {
   operations: Partial<Record<Exclude<OperationKind, 'other'>, string>>;
   /** A valid create body. */
   sample?: Json;
+  /** Where there is none: the keyword that defeated the sampler and where it stands (`` `pattern` at #/…/isbn ``). */
+  defeat?: string;
   /** Its plain string fields: varied per create, so unique constraints hold. */
   variable?: { name: string; maxLength: number }[];
   /** Values for parent path parameters where the API describes no parent resource to create. */
@@ -77,6 +79,8 @@ export interface OperationPlan {
    * service past validation skip, rather than send what breaks the schema.
    */
   unbuilt?: string[];
+  /** Where its body is among them: the keyword that defeated the sampler and where it stands. */
+  defeat?: string;
 }
 
 /** A body that breaks one rule of its schema, the field it names, and the per-field code the conventions give that failure. */

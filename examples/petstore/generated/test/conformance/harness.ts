@@ -579,10 +579,10 @@ export function createsItems(plan: ResourcePlan): boolean {
 export function whyNoCreate(plan: ResourcePlan, resource: string): string {
   if (!plan.operations.create) return `the API cannot create ${resource} items`;
   if (plan.sample === undefined)
-    return `the suite cannot build a valid ${resource} body from the schema (give its fields examples)`;
-  const unbuilt = operation(plan.operations.create).unbuilt;
+    return `the suite cannot build a valid ${resource} body from the schema${plan.defeat ? `: ${plan.defeat}` : ' (give its fields examples)'}`;
+  const { unbuilt, defeat } = operation(plan.operations.create);
   if (unbuilt)
-    return `the suite cannot build a valid ${unbuilt.join(' or ')} for creating ${resource} items from the schema`;
+    return `the suite cannot build a valid ${unbuilt.join(' or ')} for creating ${resource} items from the schema${defeat ? `: ${defeat}` : ''}`;
   return `creating ${resource} items answers no body: the suite cannot learn a new item's id`;
 }
 
