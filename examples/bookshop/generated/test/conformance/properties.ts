@@ -27,6 +27,7 @@ import {
   API,
   excerpt,
   flatten,
+  itemIdOf,
   itemKeyOf,
   itemOf,
   operation,
@@ -112,6 +113,11 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 const shown = (value: unknown) => JSON.stringify(value);
 
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type Path = Record<string, string | number>;
+
 // ── what an answer may be ───────────────────────────────────────────────────
 
 /** Never a 5xx; a success as the spec says; any other answer in the error envelope. */
@@ -167,10 +173,20 @@ function withNewKey(suite: Suite, plan: OperationPlan, body: Json): Json {
   return { ...body, [key]: suite.sampleBody(plan.resource!)[key] ?? null };
 }
 
+/** A replace or update acts on an item the suite created, as the example-based checks do; a create in its collection. */
+const acceptsSkip = (suite: Suite, plan: OperationPlan) =>
+  skipBodies(suite, plan) ?? (plan.kind === 'create' ? undefined : needsCreate(suite, plan));
+
+async function writtenTo(suite: Suite, plan: OperationPlan): Promise<{ path: Path; item?: Item }> {
+  if (plan.kind === 'create') return subjectOf(suite, plan);
+  const item = await suite.create(plan.resource!);
+  return { path: item.path, item };
+}
+
 export const acceptsRandomValidBodies: Check = {
-  skip: skipBodies,
+  skip: acceptsSkip,
   async run(suite, plan) {
-    const { path, item } = await subjectOf(suite, plan);
+    const { path, item } = await writtenTo(suite, plan);
     await holds(
       validBodies(plan),
       async (drawn) => {
@@ -178,13 +194,25 @@ export const acceptsRandomValidBodies: Check = {
         const body = withNewKey(suite, plan, keptAddress(plan, drawn!, item));
         const answer = await suite.request(plan, { path, body });
         expectAccepted(answer, plan);
-        if (plan.kind === 'create' && answer.status === plan.status && plan.hasData)
-          suite.track(itemOf(plan.resource!, answer.body.data, path, body));
+        if (plan.kind === 'create' && answer.status === plan.status)
+          trackCreated(suite, plan, answer, path, body);
       },
       shown,
     );
   },
 };
+
+/** An item a create made, to delete after the file's tests: where its answer shows what addresses it. */
+function trackCreated(
+  suite: Suite,
+  plan: OperationPlan,
+  answer: Answer,
+  path: Path,
+  body: Json,
+): void {
+  if (plan.hasData && itemIdOf(resourceOf(plan), answer.body?.data, body) !== undefined)
+    suite.track(itemOf(plan.resource!, answer.body.data, path, body));
+}
 
 /** Valid bodies, each with one rule broken. */
 function violatedBodies(plan: OperationPlan) {
@@ -221,7 +249,7 @@ export const rejectsRandomViolations: Check = {
           );
         expectError(answer, answer.status);
         if (plan.kind === 'create' && answer.status < 300)
-          suite.track(itemOf(plan.resource!, answer.body?.data, path, body));
+          trackCreated(suite, plan, answer, path, body);
       },
       (violation) =>
         violation
@@ -382,8 +410,8 @@ interface Sequence {
 
 export const keepsInvariants: Check = {
   skip: (suite, plan) =>
-    plan.kind !== 'create' || !plan.body || !plan.hasData
-      ? 'it creates no item the suite can follow'
+    plan.kind !== 'create' || !plan.body || !plan.hasData || !resourceOf(plan).idParam
+      ? 'it creates no item the suite can address'
       : needsCreate(suite, plan),
   async run(suite, plan) {
     const operations = operationsOf(plan);
@@ -414,8 +442,11 @@ function writtenFields(plan: OperationPlan, body: Json): JsonObject {
       : (body as JsonObject);
   const { createdField, updatedField } = resourceOf(plan);
   const stamps = new Set(['id', createdField, updatedField]);
+  // A null may remove a member (merge patch) or leave what an answer requires: what it reads back is the service's.
   return Object.fromEntries(
-    Object.entries(echoedOf(plan, fields)).filter(([name]) => !stamps.has(name)),
+    Object.entries(echoedOf(plan, fields)).filter(
+      ([name, value]) => !stamps.has(name) && value !== null,
+    ),
   );
 }
 
@@ -510,21 +541,29 @@ async function write(
   if (known.deleted) return expectError(answer, 404, 'RESOURCE_NOT_FOUND');
   expectAccepted(answer, plan);
   if (answer.status !== plan.status) return;
-  const named = writtenFields(plan, body);
-  known.written = plan.kind === 'update' ? { ...known.written, ...named } : named;
+  const written = writtenFields(plan, body);
+  known.written =
+    plan.kind === 'update' ? { ...unnamedBy(known.written, body), ...written } : written;
   await see(state, known, `GET after ${plan.method}`);
   const after = await readFields(state, known);
   if (plan.kind !== 'update' || !before || !after) return;
   const resource = resourceOf(plan);
+  const named = isObject(body) ? body : {};
   const unnamed = (name: string) =>
-    !(name in (body as JsonObject)) &&
+    !(name in named) &&
     name !== resource.updatedField &&
     !(resource.serverFields ?? []).includes(name);
   for (const [name, value] of Object.entries(before))
     if (unnamed(name) && !sameValue(after[name], value))
       fail(
-        `PATCH of ${Object.keys(body as JsonObject).join(', ') || 'nothing'} changed ${name} too: ${JSON.stringify(value)} → ${JSON.stringify(after[name])}.`,
+        `PATCH of ${Object.keys(named).join(', ') || 'nothing'} changed ${name} too: ${JSON.stringify(value)} → ${JSON.stringify(after[name])}.`,
       );
+}
+
+/** What is known of an item, but the members a patch names (those it sets to null read back as the service says). */
+function unnamedBy(fields: JsonObject, patch: Json): JsonObject {
+  const named = isObject(patch) ? patch : {};
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => !(name in named)));
 }
 
 async function readFields(state: Sequence, known: Known): Promise<JsonObject | undefined> {

@@ -57,8 +57,9 @@ function memberBreaks(
 ): Candidate[] {
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
   const required: string[] = Array.isArray(schema.required) ? schema.required : [];
+  // A member with a default is filled in by a service that applies defaults: leaving it out breaks nothing.
   const candidates: Candidate[] = required
-    .filter((name) => name in value)
+    .filter((name) => name in value && normalized(properties[name]).default === undefined)
     .map((name) => ({
       pointer: `${pointer}/${escape(name)}`,
       rule: `missing required ${name}`,
