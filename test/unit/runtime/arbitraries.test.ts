@@ -135,3 +135,17 @@ describe('violations break one rule of a valid body, at any depth', () => {
     expect(nested.body).toEqual({ ...body, authors: [{ name: '' }] });
   });
 });
+
+// Before: a oneOf body had no rule to break, and its violation property was skipped.
+test('a oneOf body breaks the rules of the branch its value takes', () => {
+  const schema = { oneOf: [{ $ref: 'specforge:requests#/components/schemas/Cat' }, { $ref: 'specforge:requests#/components/schemas/Dog' }] };
+  const validate = ajv.compile(schema);
+  const rules = violationsOf(schema, { kind: 'Cat', lives: 3 }, validate).map(({ pointer, rule }) => `${pointer} ${rule}`);
+  expect(rules).toEqual(expect.arrayContaining(['/lives above 9', '/lives below 1', ' a string where object is expected']));
+});
+
+test('draws are plain objects: a deep equality (uniqueItems of objects) can read them', () => {
+  const schema = { type: 'array', uniqueItems: true, minItems: 2, items: { type: 'object', properties: { a: { type: 'integer' } } } };
+  expect(draws(schema).every((items) => (items as object[]).every((item) => Object.getPrototypeOf(item) === Object.prototype))).toBe(true);
+  expect(validShare(schema)).toBeGreaterThanOrEqual(0.9);
+});
