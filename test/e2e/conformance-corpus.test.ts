@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FIXTURES, scratchDir } from '../helpers.js';
 import { generateService, linkDependencies } from '../service.js';
-import { runSuite, type SuiteReport } from './suite-run.js';
+import { runSuite, type SuiteReport } from '../suite-run.js';
 
 const CORPUS = join(FIXTURES, 'conformance/corpus');
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
         try {
           await generateService(join(CORPUS, `${spec}.yaml`), project);
           linkDependencies(project);
-          results.set(spec, await runSuite(project, join(scratch.dir, `${spec}.json`)));
+          results.set(spec, await runSuite(project));
         } catch (error) {
           results.set(spec, error as Error); // fails this spec's test only
         }

@@ -446,6 +446,10 @@ const EXAMPLE_VARIANTS: Variant[] = [
   },
 ];
 
+/** A store whose create first runs `statement` (a check that throws on some valid body). */
+const failsToCreate = (statement: string): Patch =>
+  patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', `    ${statement}\n    const path = this.placed(request.path as Path, request.body);`);
+
 /**
  * Breaks that no example shows: each passes every example-based check, and
  * only random data or random sequences find it (../../src/runtime/conformance/properties.ts).
@@ -454,28 +458,28 @@ const PROPERTY_VARIANTS: Variant[] = [
   {
     name: 'rare-enum-value-500',
     breaks: 'every valid body is accepted (here a 500 on genre "science", the one value no example sends)',
-    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if ((request.body as Row)?.genre === 'science') throw new Error('no shelf for science');\n    const path = this.placed(request.path as Path, request.body);")],
+    patches: [failsToCreate("if ((request.body as Row)?.genre === 'science') throw new Error('no shelf for science');")],
     propertiesOnly: true,
     fails: /property: random valid bodies are accepted/,
   },
   {
     name: 'long-title-500',
     breaks: 'every valid body is accepted (here a 500 on a title longer than 100 characters, though 300 are allowed)',
-    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (String((request.body as Row)?.title ?? '').length > 100) throw new Error('title column too narrow');\n    const path = this.placed(request.path as Path, request.body);")],
+    patches: [failsToCreate("if (String((request.body as Row)?.title ?? '').length > 100) throw new Error('title column too narrow');")],
     propertiesOnly: true,
     fails: /property: random valid bodies are accepted/,
   },
   {
     name: 'non-ascii-500',
     breaks: 'every valid body is accepted (here a 500 on any character outside ASCII)',
-    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (/[^\\x00-\\x7f]/.test(JSON.stringify(request.body))) throw new Error('latin-1 only');\n    const path = this.placed(request.path as Path, request.body);")],
+    patches: [failsToCreate("if (/[^\\x00-\\x7f]/.test(JSON.stringify(request.body))) throw new Error('latin-1 only');")],
     propertiesOnly: true,
     fails: /property: random valid bodies are accepted/,
   },
   {
     name: 'optional-field-assumed',
     breaks: 'every valid body is accepted (here a 500 when an author comes without the optional bio)',
-    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (this.options.type === 'authors' && typeof (request.body as Row)?.bio !== 'string') throw new Error('bio is undefined');\n    const path = this.placed(request.path as Path, request.body);")],
+    patches: [failsToCreate("if (this.options.type === 'authors' && typeof (request.body as Row)?.bio !== 'string') throw new Error('bio is undefined');")],
     propertiesOnly: true,
     fails: /property: random (valid bodies are accepted|sequences)/,
   },
@@ -538,7 +542,7 @@ const PROPERTY_VARIANTS: Variant[] = [
   {
     name: 'near-bound-page-count-500',
     breaks: 'every valid body is accepted (here pages above 9000 fail, though the schema allows 10000)',
-    patches: [patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', "    if (Number((request.body as Row)?.pages) > 9000) throw new Error('pages overflow');\n    const path = this.placed(request.path as Path, request.body);")],
+    patches: [failsToCreate("if (Number((request.body as Row)?.pages) > 9000) throw new Error('pages overflow');")],
     propertiesOnly: true,
     fails: /property: random valid bodies are accepted/,
   },

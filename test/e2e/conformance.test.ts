@@ -192,4 +192,12 @@ describe(`a service that breaks one convention fails the suite (${VARIANTS.lengt
     // What no example shows: every check that fails is a property-based one.
     if (variant.propertiesOnly) expect(failed.filter((test) => !test.name.includes('→ property:')).map((test) => test.name)).toEqual([]);
   });
+
+  // The kill count, by layer: for the closing notes of the issues that change the suite.
+  afterAll(() => {
+    const caughtBy = (layer: (name: string) => boolean) =>
+      [...results.values()].filter((report) => !(report instanceof Error) && report.tests.some((test) => test.status === 'failed' && layer(test.name))).length;
+    const property = (name: string) => name.includes('→ property:');
+    console.log(`variants: ${VARIANTS.length}; caught by example-based checks: ${caughtBy((name) => !property(name))}; by property-based checks: ${caughtBy(property)}`);
+  });
 });
