@@ -546,6 +546,14 @@ const PROPERTY_VARIANTS: Variant[] = [
     propertiesOnly: true,
     fails: /property: random valid bodies are accepted/,
   },
+  {
+    name: 'uuid-v4-only-500',
+    breaks: 'any id valid for its schema is looked up (here a uuid of another version than 4 is a 500, not a 404)',
+    patches: [patch(MEMORY, '    const id = path[this.options.idParam] as string | number;', "    const id = path[this.options.idParam] as string | number;\n    if (typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id) && id[14] !== '4') throw new Error('not a v4 uuid');")],
+    propertiesOnly: true,
+    fails: /property: random ids answer 404/,
+  },
 ];
+
 
 export const VARIANTS: Variant[] = [...EXAMPLE_VARIANTS, ...PROPERTY_VARIANTS];

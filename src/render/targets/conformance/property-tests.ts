@@ -1,7 +1,7 @@
 /**
  * The property-based checks (`test/conformance/properties.ts`) that apply to
  * an operation: random bodies where it takes one, random queries where it
- * reads, random sequences where it creates. Their names say `property:`, so
+ * reads, random ids where it reads an item, random sequences where it creates. Their names say `property:`, so
  * a report tells them from the example-based checks.
  */
 import type { OperationModel, ResourceModel } from '../../../model/index.js';
@@ -27,6 +27,9 @@ export function propertyTests(operation: OperationModel, resource: ResourceModel
   }
   if ((operation.kind === 'list' || operation.kind === 'read') && operation.parameters.query.some(isWritableQuery)) {
     tests.push(property(operation, 'random valid queries never answer 5xx and are answered as the spec says', 'answersRandomQueries'));
+  }
+  if (operation.kind === 'read' && plan.idParam !== undefined && operation.parameters.path.some((parameter) => parameter.name === plan.idParam)) {
+    tests.push(property(operation, 'random ids answer 404 in the error envelope, never 5xx', 'answersRandomIds'));
   }
   if (operation.kind === 'create' && plan.sample !== undefined) {
     tests.push(property(operation, `random sequences of ${sequenceOf(plan)} keep ${resource.name}'s invariants`, 'keepsInvariants'));

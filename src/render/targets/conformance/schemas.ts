@@ -50,12 +50,17 @@ function convert(document: OpenApiDocument, schema: unknown, direction: SchemaDi
   return toJsonSchema(schema, { direction, ref: intoRegistry, resolve }) as object;
 }
 
-/** Its JSON body's schema and the query parameters the suite can write (a scalar, or an array sent as `form` exploded, the default). */
+/** Its JSON body's schema, the query parameters the suite can write (a scalar, or an array sent as `form` exploded, the default), its path parameters' schemas. */
 function requestInputsOf(document: OpenApiDocument, operation: OperationModel): SuiteSchemas['requests'][string] | undefined {
   const body = bodySchemaOf(document, operation);
   const query = operation.parameters.query.filter(isWritableQuery).map((parameter): QueryInput => ({ name: parameter.name, required: parameter.required, schema: convert(document, parameter.schema, 'request') }));
-  if (body === undefined && query.length === 0) return undefined;
-  return { ...(body !== undefined ? { body: convert(document, body, 'request') } : {}), ...(query.length > 0 ? { query } : {}) };
+  const path = Object.fromEntries(operation.parameters.path.map((parameter) => [parameter.name, convert(document, parameter.schema, 'request')]));
+  if (body === undefined && query.length === 0 && operation.parameters.path.length === 0) return undefined;
+  return {
+    ...(body !== undefined ? { body: convert(document, body, 'request') } : {}),
+    ...(query.length > 0 ? { query } : {}),
+    ...(operation.parameters.path.length > 0 ? { path } : {}),
+  };
 }
 
 /** A query parameter the suite can draw values for: a scalar, or an array sent as `form` exploded (the default). */
