@@ -121,6 +121,6 @@ export interface SuiteSchemas {
   requestRegistry: object;
   /** Each operation's success answer. */
   responses: Record<string, object>;
-  /** Each operation's inputs: its JSON body and the query parameters the suite can write. */
-  requests: Record<string, { body?: object; query?: QueryInput[] }>;
+  /** Each operation's inputs: its JSON body, the query parameters the suite can write, its path parameters. */
+  requests: Record<string, { body?: object; query?: QueryInput[]; path?: Record<string, object> }>;
 }

@@ -257,12 +257,14 @@ function objectOf(schema: Schema, depth: number): Arbitrary<Json> {
     return fc.dictionary(
       fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/),
       arbitraryOf(schema.additionalProperties, depth + 1),
-      { maxKeys: 3 },
+      // Plain objects: a validator's deep equality (uniqueItems) reads their prototype.
+      { maxKeys: 3, noNullPrototype: true },
     );
   const record = Object.fromEntries(
     members.map(([name, member]) => [name, arbitraryOf(member, depth + 1)]),
   );
   return fc.record(record, {
+    noNullPrototype: true,
     requiredKeys: members.map(([name]) => name).filter((name) => required.has(name)),
   }) as Arbitrary<Json>;
 }

@@ -319,6 +319,43 @@ export const answersRandomQueries: Check = {
   },
 };
 
+// ── random ids ──────────────────────────────────────────────────────────────
+
+/** Ids a URL path cannot carry as a segment of its own: the empty one, and the dot segments it resolves. */
+const UNSENDABLE_IDS = new Set(['', '.', '..']);
+
+/** Random values valid for the id parameter's schema, as a path carries them. */
+function ids(plan: OperationPlan): Arbitrary<string | number | undefined> {
+  const { idParam } = resourceOf(plan);
+  const schema = requestInputsOf(plan.operationId).path?.[idParam!] ?? { type: 'string' };
+  const validate = validatorOf(schema);
+  return validValuesOf(schema, undefined).map((drawn) =>
+    (typeof drawn === 'string' || typeof drawn === 'number') &&
+    validate(drawn) &&
+    !UNSENDABLE_IDS.has(String(drawn))
+      ? drawn
+      : undefined,
+  );
+}
+
+export const answersRandomIds: Check = {
+  skip: needsValidRequest,
+  async run(suite, plan) {
+    const resource = resourceOf(plan);
+    const scope = await collectionScope(suite, plan);
+    await holds(
+      ids(plan),
+      async (id) => {
+        fc.pre(id !== undefined);
+        const answer = await suite.request(plan, { path: { ...scope, [resource.idParam!]: id! } });
+        if (answer.status < 300) return expectSuccess(answer, plan);
+        expectError(answer, 404, 'RESOURCE_NOT_FOUND');
+      },
+      shown,
+    );
+  },
+};
+
 // ── random sequences ────────────────────────────────────────────────────────
 
 /** One step of a sequence; `at` picks an item the sequence created (deleted ones too), by position. */

@@ -41,6 +41,13 @@ interface Candidate {
 function candidatesOf(schema: unknown, value: Json, pointer: string, depth: number): Candidate[] {
   const resolved = normalized(schema);
   if (depth > 6) return [];
+  const branches = resolved.oneOf ?? resolved.anyOf;
+  // Each branch's rules, with what the schema says beside them: the validator keeps those the value then breaks as a whole.
+  if (Array.isArray(branches))
+    return branches.flatMap((branch: unknown) => {
+      const { oneOf: _oneOf, anyOf: _anyOf, ...beside } = resolved;
+      return candidatesOf({ allOf: [beside, branch] }, value, pointer, depth + 1);
+    });
   const here = [...typeBreaks(resolved, value, pointer), ...valueBreaks(resolved, value, pointer)];
   if (isObject(value)) return [...here, ...memberBreaks(resolved, value, pointer, depth)];
   if (Array.isArray(value)) return [...here, ...itemBreaks(resolved, value, pointer, depth)];

@@ -344,6 +344,11 @@ describe('GET /authors/{author_id} (getAuthor)', () => {
     'getAuthor',
   );
   suite.check(
+    'GET /authors/{author_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getAuthor',
+  );
+  suite.check(
     'GET /authors/{author_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',
     checks.methodNotAllowed,
     'getAuthor',

@@ -594,6 +594,11 @@ describe('GET /authors/{author_id}/books/{book_id} (getBook)', () => {
     'getBook',
   );
   suite.check(
+    'GET /authors/{author_id}/books/{book_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getBook',
+  );
+  suite.check(
     'GET /authors/{author_id}/books/{book_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',
     checks.methodNotAllowed,
     'getBook',

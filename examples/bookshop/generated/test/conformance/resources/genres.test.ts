@@ -96,6 +96,11 @@ describe('GET /genres/{genre_id} (getGenre)', () => {
     'getGenre',
   );
   suite.check(
+    'GET /genres/{genre_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getGenre',
+  );
+  suite.check(
     'GET /genres/{genre_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     checks.methodNotAllowed,
     'getGenre',

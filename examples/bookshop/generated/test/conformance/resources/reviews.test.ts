@@ -330,6 +330,11 @@ describe('GET /reviews/{review_id} (getReview)', () => {
     'getReview',
   );
   suite.check(
+    'GET /reviews/{review_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getReview',
+  );
+  suite.check(
     'GET /reviews/{review_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',
     checks.methodNotAllowed,
     'getReview',

@@ -296,6 +296,11 @@ describe('GET /pets/{pet_id} (getPet)', () => {
     'getPet',
   );
   suite.check(
+    'GET /pets/{pet_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getPet',
+  );
+  suite.check(
     'GET /pets/{pet_id} → 405 METHOD_NOT_ALLOWED with Allow for POST',
     checks.methodNotAllowed,
     'getPet',

@@ -102,6 +102,11 @@ describe('GET /notes/{note_id} (getNote)', () => {
     'getNote',
   );
   suite.check(
+    'GET /notes/{note_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getNote',
+  );
+  suite.check(
     'GET /notes/{note_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     checks.methodNotAllowed,
     'getNote',

@@ -198,6 +198,11 @@ describe('GET /fields/{collection}/{field_id} (getField)', () => {
     'getField',
   );
   suite.check(
+    'GET /fields/{collection}/{field_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getField',
+  );
+  suite.check(
     'GET /fields/{collection}/{field_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     checks.methodNotAllowed,
     'getField',

@@ -209,6 +209,11 @@ describe('GET /tasks/{task_id} (getTask)', () => {
     'getTask',
   );
   suite.check(
+    'GET /tasks/{task_id} → property: random ids answer 404 in the error envelope, never 5xx',
+    properties.answersRandomIds,
+    'getTask',
+  );
+  suite.check(
     'GET /tasks/{task_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     checks.methodNotAllowed,
     'getTask',
