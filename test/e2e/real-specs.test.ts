@@ -28,8 +28,8 @@ const SEVERAL_IDS = /^its path parameters [\w, ]+ are neither a parent's nor the
 const CREATE_ANSWERS_NO_ID = new RegExp(`^creating [\\w-]+ items answers no body: the suite cannot learn a new item's id${NOTHING_HELD}$`);
 /** The keyword that defeated the sampler and its place in the spec, where the plan names them (`` `pattern` at #/components/… ``). */
 const CANNOT_BUILD_BODY = new RegExp(`^the suite cannot build a valid [\\w-]+ body from the schema( \\(give its fields examples\\)|: \`\\w+\` at #\\S*)${NOTHING_HELD}$`);
-/** The random sequences need an item they can read back: a create whose answer addresses none (no id, no body) has none. */
-const NO_ITEM_TO_FOLLOW = /^it creates no item the suite can address$/;
+/** The random sequences follow what a create answers: one that answers no body gives them nothing. */
+const NO_ITEM_TO_FOLLOW = /^its create answers no item the suite can follow$/;
 /** A free-form body (`{}` or `type: object` alone): no value breaks it. */
 const NOTHING_TO_BREAK = /^its body schema has no rule a value can break$/;
 const SINGLETON_NOT_RESTORED = /^a DELETE would leave the singleton empty for the checks after it, and the API has no PUT to restore it$/;
