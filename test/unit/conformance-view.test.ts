@@ -87,6 +87,7 @@ describe('conformance view: the tests each operation gets', () => {
       'GET /authors/{author_id} → changed by PATCH, the resource no longer matches its old ETag',
       'GET /authors/{author_id} → returns only the fields named in fields, with id and the required ones',
       'GET /authors/{author_id} → property: random valid queries never answer 5xx and are answered as the spec says',
+      'GET /authors/{author_id} → property: random ids answer 404 in the error envelope, never 5xx',
       'GET /authors/{author_id} → 405 METHOD_NOT_ALLOWED with Allow for DELETE',
     ]);
   });

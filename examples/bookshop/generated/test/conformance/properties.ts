@@ -67,13 +67,14 @@ async function holds<T>(
   arbitrary: Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
   show: (value: T) => string,
+  runs = SETTINGS.runs,
 ): Promise<void> {
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
       await predicate(value);
     }),
     {
-      numRuns: SETTINGS.runs,
+      numRuns: runs,
       interruptAfterTimeLimit: SETTINGS.timeLimitMs,
       markInterruptAsFailure: false,
       ...(SETTINGS.seed !== undefined ? { seed: SETTINGS.seed } : {}),
@@ -267,6 +268,12 @@ const OPAQUE = new Set(['cursor']);
 /** Optional parameters a random query names at once: with more, one refused value hides what the others would find. */
 const MOST_OPTIONAL = 3;
 
+/** The optional query parameters a random query may name. */
+const optionalQueryOf = (plan: OperationPlan) =>
+  (requestInputsOf(plan.operationId).query ?? [])
+    .filter(({ name, required }) => !required && !OPAQUE.has(name))
+    .map(({ name }) => name);
+
 /**
  * Random values for the query parameters the suite can write, each valid for
  * its schema: every required one, and a few optional ones.
@@ -282,12 +289,15 @@ function queries(plan: OperationPlan): Arbitrary<Record<string, QueryValue>> {
     );
     return [name, value] as const;
   });
-  const optional = inputs.filter(({ required }) => !required).map(({ name }) => name);
+  const optional = optionalQueryOf(plan);
   const required = new Set(inputs.filter((input) => input.required).map(({ name }) => name));
   return fc
     .tuple(
       fc.record(Object.fromEntries(values)),
-      fc.subarray(optional, { maxLength: Math.min(MOST_OPTIONAL, optional.length) }),
+      fc.subarray(optional, {
+        minLength: Math.min(1, optional.length),
+        maxLength: Math.min(MOST_OPTIONAL, optional.length),
+      }),
     )
     .map(([drawn, named]) =>
       Object.fromEntries(
@@ -315,6 +325,8 @@ export const answersRandomQueries: Check = {
       queries(plan),
       async (query) => expectConventional(await suite.request(plan, { path, query }), plan),
       (query) => new URLSearchParams(query as Record<string, string>).toString() || '(no query)',
+      // Each run names a few parameters: as many runs for every few of them as a property makes.
+      SETTINGS.runs * Math.max(1, Math.ceil(optionalQueryOf(plan).length / MOST_OPTIONAL)),
     );
   },
 };
@@ -391,8 +403,10 @@ interface Operations {
   list?: OperationPlan;
 }
 
+/** Its operations a sequence can call: those on an item only where a path addresses items. */
 function operationsOf(plan: OperationPlan): Operations {
-  const { operations } = resourceOf(plan);
+  const { operations: all, idParam } = resourceOf(plan);
+  const operations = idParam ? all : { list: all.list };
   const named = (id: string | undefined) => (id ? operation(id) : undefined);
   const list = named(operations.list);
   return {
@@ -447,8 +461,8 @@ interface Sequence {
 
 export const keepsInvariants: Check = {
   skip: (suite, plan) =>
-    plan.kind !== 'create' || !plan.body || !plan.hasData || !resourceOf(plan).idParam
-      ? 'it creates no item the suite can address'
+    plan.kind !== 'create' || !plan.body || !plan.hasData
+      ? 'its create answers no item the suite can follow'
       : needsCreate(suite, plan),
   async run(suite, plan) {
     const operations = operationsOf(plan);
@@ -496,7 +510,12 @@ const STEPS: {
     const sent = withNewKey(state.suite, create, body);
     const answer = await state.suite.request(create, { path: state.scope, body: sent });
     expectAccepted(answer, create);
-    if (answer.status !== create.status) return;
+    // An item whose answer shows nothing that addresses it cannot be followed: its answer is all there is to check.
+    if (
+      answer.status !== create.status ||
+      itemIdOf(resourceOf(create), answer.body.data, sent) === undefined
+    )
+      return;
     const item = itemOf(create.resource!, answer.body.data, state.scope, sent);
     state.suite.track(item);
     const known: Known = { item, written: writtenFields(create, sent), deleted: false };
@@ -650,7 +669,7 @@ async function walk(
     for (const data of answer.body.data as unknown[]) {
       const fields = flatten(resource, data);
       const key = itemKeyOf(resource, fields);
-      seen.set(key, [...(seen.get(key) ?? []), fields]);
+      if (key !== undefined) seen.set(key, [...(seen.get(key) ?? []), fields]);
     }
     const { pagination } = answer.body;
     const more =
