@@ -406,7 +406,7 @@ interface Operations {
 /** Its operations a sequence can call: those on an item only where a path addresses items. */
 function operationsOf(plan: OperationPlan): Operations {
   const { operations: all, idParam } = resourceOf(plan);
-  const operations = idParam ? all : { list: all.list };
+  const operations: typeof all = idParam ? all : all.list ? { list: all.list } : {};
   const named = (id: string | undefined) => (id ? operation(id) : undefined);
   const list = named(operations.list);
   return {
