@@ -5,6 +5,7 @@
  * a report tells them from the example-based checks.
  */
 import type { OperationModel, ResourceModel } from '../../../model/index.js';
+import { deref, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { isWritableQuery } from './schemas.js';
 import type { TestView } from './view.js';
@@ -18,7 +19,7 @@ const property = (operation: OperationModel, outcome: string, check: string): Te
 
 const BODY_KINDS = new Set(['create', 'replace', 'update']);
 
-export function propertyTests(operation: OperationModel, resource: ResourceModel | undefined, plan: ResourcePlan | undefined): TestView[] {
+export function propertyTests(document: OpenApiDocument, operation: OperationModel, resource: ResourceModel | undefined, plan: ResourcePlan | undefined): TestView[] {
   if (!plan || !resource || resource.singleton) return [];
   const tests: TestView[] = [];
   if (BODY_KINDS.has(operation.kind) && operation.requestBody?.jsonContentType) {
@@ -28,13 +29,24 @@ export function propertyTests(operation: OperationModel, resource: ResourceModel
   if ((operation.kind === 'list' || operation.kind === 'read') && operation.parameters.query.some(isWritableQuery)) {
     tests.push(property(operation, 'random valid queries never answer 5xx and are answered as the spec says', 'answersRandomQueries'));
   }
-  if (operation.kind === 'read' && plan.idParam !== undefined && operation.parameters.path.some((parameter) => parameter.name === plan.idParam)) {
+  if (operation.kind === 'read' && hasPlainId(document, operation, plan.idParam)) {
     tests.push(property(operation, 'random ids answer 404 in the error envelope, never 5xx', 'answersRandomIds'));
   }
   if (operation.kind === 'create' && plan.sample !== undefined) {
     tests.push(property(operation, `random sequences of ${sequenceOf(plan)} keep ${resource.name}'s invariants`, 'keepsInvariants'));
   }
   return tests;
+}
+
+/**
+ * Whether the operation's path names the item by an id of one type: a path
+ * carries text, and text that is both an integer and a string (`0`) matches
+ * no `oneOf` of the two (Directus's `/items/{collection}/{id}`).
+ */
+function hasPlainId(document: OpenApiDocument, operation: OperationModel, idParam: string | undefined): boolean {
+  const parameter = operation.parameters.path.find((candidate) => candidate.name === idParam);
+  const schema = parameter && deref<SchemaObject>(document, parameter.schema);
+  return schema !== undefined && schema.oneOf === undefined && schema.anyOf === undefined;
 }
 
 /** The operations a random sequence calls, in the order of their kinds. */

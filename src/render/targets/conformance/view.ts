@@ -288,7 +288,7 @@ function testsOf(input: TestInput): TestView[] {
   const { operation } = input;
   // Without a resource to place it, only what needs no path can be tried.
   const addressable = operation.parameters.path.length === 0 || (input.plan !== undefined && operation.kind !== 'other');
-  return [...successTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input), ...propertyTests(operation, input.resource, input.plan)];
+  return [...successTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input), ...propertyTests(input.document, operation, input.resource, input.plan)];
 }
 
 function successTests({ operation, plan, resource }: TestInput): TestView[] {
