@@ -24,6 +24,12 @@ type Schema = { [keyword: string]: any };
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * Bounds past which breaking one makes a body a service may refuse for its
+ * size first (413): too many items (GitHub's 5000 deployments), too long a string.
+ */
+const LARGEST_BREAK = 100;
+
 /** Every rule the body can be made to break, the validator confirming each is broken. */
 export function violationsOf(schema: object, body: Json, validate: ValidateFunction): Violation[] {
   return candidatesOf(schema, body, '', 0)
@@ -88,7 +94,7 @@ function memberBreaks(
 
 function itemBreaks(schema: Schema, value: Json[], pointer: string, depth: number): Candidate[] {
   const candidates: Candidate[] = [];
-  if (typeof schema.maxItems === 'number' && value.length > 0)
+  if (typeof schema.maxItems === 'number' && schema.maxItems <= LARGEST_BREAK && value.length > 0)
     candidates.push({
       pointer,
       rule: `more than ${schema.maxItems} items`,
@@ -147,7 +153,7 @@ function valueBreaks(schema: Schema, value: Json, pointer: string): Candidate[] 
       typeof schema.const === 'string' ? `${schema.const}-other` : 'other',
     );
   if (typeof value === 'string') {
-    if (typeof schema.maxLength === 'number')
+    if (typeof schema.maxLength === 'number' && schema.maxLength <= LARGEST_BREAK * 100)
       at(`longer than ${schema.maxLength}`, 'x'.repeat(schema.maxLength + 1));
     if (typeof schema.minLength === 'number' && schema.minLength > 0)
       at(`shorter than ${schema.minLength}`, value.slice(0, schema.minLength - 1));
