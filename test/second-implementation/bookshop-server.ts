@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Collection, type CollectionSpec } from './collection.js';
-import { createApi, listen, type RunningApi } from './http-kit.js';
+import { EXAMPLE_BASE_PATH, exampleApi, listen, type RunningApi, type ServerInputs } from './http-kit.js';
 import { resourceOperations, type ResourceRoutes } from './resources.js';
 import type { Field, Rule } from './schema-check.js';
 
@@ -91,10 +91,7 @@ const SPECS: Record<string, CollectionSpec> = {
   },
 };
 
-export interface BookshopOptions {
-  tokens: Record<string, string[]>;
-  apiKeys: Record<string, string[]>;
-  rateLimit?: { limit: number; windowSeconds: number };
+export interface BookshopOptions extends ServerInputs {
   /** A deliberate flaw, to show the suite catches it: cursor pages overlap by one item. */
   breaks?: { overlap?: boolean };
 }
@@ -159,17 +156,9 @@ export function bookshopServer(options: BookshopOptions) {
       updated: false,
     },
   ];
-  return createApi({
-    basePath: '/api/v1',
-    version: 1,
-    operations: routes.flatMap(resourceOperations),
-    tokens: options.tokens,
-    apiKeys: options.apiKeys,
-    rateLimit: options.rateLimit ?? { limit: 100, windowSeconds: 60 },
-    bodyLimit: 1024 * 1024,
-  });
+  return exampleApi(options, routes.flatMap(resourceOperations));
 }
 
 export function startBookshop(options: BookshopOptions): Promise<RunningApi> {
-  return listen(bookshopServer(options), '/api/v1');
+  return listen(bookshopServer(options), EXAMPLE_BASE_PATH);
 }

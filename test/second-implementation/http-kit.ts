@@ -59,6 +59,29 @@ export interface ApiOptions {
   bodyLimit: number;
 }
 
+/** What a test gives a server: its credentials, each with its scopes, and a rate limit of its own if it wants one. */
+export interface ServerInputs {
+  tokens: Record<string, string[]>;
+  apiKeys: Record<string, string[]>;
+  rateLimit?: { limit: number; windowSeconds: number };
+}
+
+/** Where the example APIs are served: the base path of their merged specs. */
+export const EXAMPLE_BASE_PATH = '/api/v1';
+
+/** An example API's server: version 1 at EXAMPLE_BASE_PATH, 100 requests a minute, bodies up to 1 MiB unless the test says otherwise. */
+export function exampleApi(inputs: ServerInputs, operations: Operation[]): Server {
+  return createApi({
+    basePath: EXAMPLE_BASE_PATH,
+    version: 1,
+    operations,
+    tokens: inputs.tokens,
+    apiKeys: inputs.apiKeys,
+    rateLimit: inputs.rateLimit ?? { limit: 100, windowSeconds: 60 },
+    bodyLimit: 1024 * 1024,
+  });
+}
+
 // ── request ids ─────────────────────────────────────────────────────────────
 
 let served = 0;

@@ -5,18 +5,14 @@
  * integers that grow by a step of 7 from 1000, never 1, 2, 3.
  */
 import { Collection } from './collection.js';
-import { createApi, listen, type RunningApi } from './http-kit.js';
+import { EXAMPLE_BASE_PATH, exampleApi, listen, type RunningApi, type ServerInputs } from './http-kit.js';
 import { resourceOperations } from './resources.js';
 import type { Rule } from './schema-check.js';
 
 const STATUS: Rule = { type: 'string', enum: ['available', 'pending', 'sold'] };
 const TEXT: Rule = { type: 'string' };
 
-export interface PetstoreOptions {
-  tokens: Record<string, string[]>;
-  apiKeys: Record<string, string[]>;
-  rateLimit?: { limit: number; windowSeconds: number };
-}
+export type PetstoreOptions = ServerInputs;
 
 export function petstoreServer(options: PetstoreOptions) {
   const pets = new Collection({
@@ -48,17 +44,9 @@ export function petstoreServer(options: PetstoreOptions) {
     newId: () => (lastId += 7),
     updated: false,
   });
-  return createApi({
-    basePath: '/api/v1',
-    version: 1,
-    operations,
-    tokens: options.tokens,
-    apiKeys: options.apiKeys,
-    rateLimit: options.rateLimit ?? { limit: 100, windowSeconds: 60 },
-    bodyLimit: 1024 * 1024,
-  });
+  return exampleApi(options, operations);
 }
 
 export function startPetstore(options: PetstoreOptions): Promise<RunningApi> {
-  return listen(petstoreServer(options), '/api/v1');
+  return listen(petstoreServer(options), EXAMPLE_BASE_PATH);
 }

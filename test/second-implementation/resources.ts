@@ -58,6 +58,19 @@ export function resourceOperations(routes: ResourceRoutes): Operation[] {
   });
   const stamped = (row: Row, created: Value) => ({ ...row, created_at: created, ...(routes.updated ? { updated_at: now() } : {}) });
 
+  /** A write to an item: the body as `merged` reads it over the item before, stored with its creation stamp. */
+  const write = (method: 'PUT' | 'PATCH', partial: boolean, merged: (before: Row, call: Call) => Row): Operation => ({
+    method,
+    path: itemPath,
+    params: itemParams,
+    security: routes.writeScopes,
+    body: { fields: routes.input, partial },
+    handle(call) {
+      const before = itemOf(call);
+      return shown(collection.put(stamped(merged(before, call), before.created_at)), 200);
+    },
+  });
+
   const all: Record<Method, Operation> = {
     list: {
       method: 'GET',
@@ -88,28 +101,9 @@ export function resourceOperations(routes: ResourceRoutes): Operation[] {
       security: routes.readScopes,
       handle: (call) => shown(itemOf(call), 200, call.query.get('fields')),
     },
-    replace: {
-      method: 'PUT',
-      path: itemPath,
-      params: itemParams,
-      security: routes.writeScopes,
-      body: { fields: routes.input, partial: false },
-      handle(call) {
-        const before = itemOf(call);
-        return shown(collection.put(stamped({ id: before.id, ...parentOf(call), ...(call.body as Row) }, before.created_at)), 200);
-      },
-    },
-    update: {
-      method: 'PATCH',
-      path: itemPath,
-      params: itemParams,
-      security: routes.writeScopes,
-      body: { fields: routes.input, partial: true },
-      handle(call) {
-        const before = itemOf(call);
-        return shown(collection.put(stamped({ ...before, ...(call.body as Row) }, before.created_at)), 200);
-      },
-    },
+    // A PUT takes the body as the whole item (its id and parents kept); a PATCH merges it in.
+    replace: write('PUT', false, (before, call) => ({ id: before.id, ...parentOf(call), ...(call.body as Row) })),
+    update: write('PATCH', true, (before, call) => ({ ...before, ...(call.body as Row) })),
     delete: {
       method: 'DELETE',
       path: itemPath,
