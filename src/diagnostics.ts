@@ -78,6 +78,7 @@ export const DIAGNOSTIC_CATALOG = {
   SCAFFOLD_UNKNOWN: 'Name a scaffold as `specforge generate` lists it, relative to --out (e.g. src/store/index.ts), or by a path into --out.',
   SCAFFOLD_ORIGIN_MISSING: 'Run `specforge generate` first: it records the rendering of each scaffold in .specforge/scaffolds/, committed with the project.',
   MANIFEST_INVALID: 'Delete .specforge/manifest.json only if you know every generated file is unchanged; then regenerate.',
+  STORAGE_MODEL_INVALID: 'Restore migrations/storage.json from version control (it is generated: the model the migrations bring a database to); delete it only to start the migrations over from 0001.',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CATALOG;

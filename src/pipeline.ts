@@ -30,7 +30,10 @@ import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
 import { typesTarget } from './render/targets/types.js';
 import { loadFragments, loadResources, VERSION, type Resources } from './resources.js';
-import { applyPlan, readDiskState, readManifest, readTexts, recordOrigin, specFileHash } from './write/disk.js';
+import { applyPlan, readDiskState, readManifest, readStorageModel, readTexts, recordOrigin, specFileHash } from './write/disk.js';
+import { migrationBetween } from './render/targets/server/migrations.js';
+import type { StorageModel } from './render/targets/server/storage.js';
+import { parseStorageModel, STORAGE_PATH } from './write/storage-record.js';
 import { outputFolder } from './write/output-folder.js';
 import { isInside, outsideOutProblem, pathProblem } from './write/paths.js';
 import { sha256 } from './hash.js';
@@ -72,6 +75,8 @@ export interface PipelineOptions {
   refRoot?: string;
   /** An OpenAPI Overlay file applied to the spec before it is checked. */
   overlay?: string;
+  /** The storage model the output's migrations were written for: the next migration starts from it. */
+  previousStorage?: StorageModel | undefined;
 }
 
 export interface Outputs {
@@ -152,6 +157,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           runtime: resources.runtime,
           targets: TARGETS,
           specName: basename(sources.root),
+          previousStorage: options.previousStorage,
           finish: formatter.format,
         }),
       );
@@ -235,6 +241,8 @@ export interface GenerateResult {
   refusals: Diagnostic[];
   /** Scaffolds whose latest rendering differs from their origin (`specforge diff-scaffold` shows how). */
   drift: string[];
+  /** The steps of this run's migration written commented out (a drop, a retype): the user decides. */
+  storageWarnings?: string[];
 }
 
 export interface PackageJsonResult {
@@ -270,7 +278,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       refusals: [],
     };
   }
-  const { files, sources, warnings, operations, loadWarnings } = await buildOutputs(options, resources);
+  const previousStorage = readStorageModel(outDir);
+  const { files, sources, warnings, operations, loadWarnings } = await buildOutputs({ ...options, previousStorage }, resources);
   const progress = options.progress ?? SILENT;
   return stage(progress, 'write', () => {
     const disk = readDiskState(outDir, pathsToRead(files, previous));
@@ -282,7 +291,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const changes = operationChanges(previous?.operations, operations);
     const inputs = sources.all.map((file) => file.path);
     const drift = driftedScaffolds(plan.files, disk);
-    return { actions: plan.actions, operations: changes, upToDate: false, inputs, warnings, loadWarnings, packageJson, refusals, drift };
+    const storageWarnings = migrationWarnings(previousStorage, files);
+    return { actions: plan.actions, operations: changes, upToDate: false, inputs, warnings, loadWarnings, packageJson, refusals, drift, storageWarnings };
   });
 }
 
@@ -359,7 +369,7 @@ export async function check(options: GenerateOptions): Promise<CheckResult> {
   const revert = templatesLeftOut(previous, options, 'check');
   if (revert.length > 0) throw new SpecforgeError(revert);
   // Drift only: the rules were applied when the output was generated.
-  const { files, sources, resources, operations, loadWarnings } = await buildOutputs({ ...options, lint: false });
+  const { files, sources, resources, operations, loadWarnings } = await buildOutputs({ ...options, lint: false, previousStorage: readStorageModel(outDir) });
   const disk = readDiskState(outDir, [...pathsToRead(files, previous), MANIFEST_PATH]);
   const expected = planWrite(planInput({ files, previous, disk, force: false, outDir }, options.outDir));
   const findings = [...findDrift({ files, previous, disk }), ...expected.origins.map(originFinding)].sort(byPath);
@@ -398,7 +408,7 @@ export async function scaffoldDiff(options: ScaffoldDiffOptions): Promise<Scaffo
   const previous = readManifest(outDir);
   const revert = templatesLeftOut(previous, options, 'diff-scaffold');
   if (revert.length > 0) throw new SpecforgeError(revert);
-  const { files, loadWarnings } = await buildOutputs({ ...options, lint: false });
+  const { files, loadWarnings } = await buildOutputs({ ...options, lint: false, previousStorage: readStorageModel(outDir) });
   const fresh = files.find((file) => file.path === path && file.kind === 'scaffold');
   if (fresh === undefined) {
     const scaffolds = files.filter((file) => file.kind === 'scaffold').map((file) => file.path);
@@ -445,6 +455,13 @@ function manifestFor({ sources, resources, templates, files, operations }: Manif
     files,
     operations,
   };
+}
+
+/** What this run's migration leaves to the user, against the storage model the project recorded. */
+function migrationWarnings(previous: StorageModel | undefined, files: readonly OutputFile[]): string[] {
+  const recorded = files.find((file) => file.path === STORAGE_PATH);
+  if (!previous || !recorded) return [];
+  return migrationBetween(previous, parseStorageModel(recorded.contents, STORAGE_PATH))?.warnings ?? [];
 }
 
 /** Against the last generation's record (none on a first run, or from a manifest that predates it). */

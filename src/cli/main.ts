@@ -21,6 +21,7 @@ import {
   printDiagnostics,
   printFindings,
   printOperationChanges,
+  printStorageWarnings,
   printPackageNeeds,
   printScaffoldDrift,
   printLintReport,
@@ -305,6 +306,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
       else {
         printActions(output, result.actions, args.dryRun);
         printOperationChanges(output, result.operations);
+        printStorageWarnings(output, result.storageWarnings ?? []);
         printPackageNeeds(output, result.packageJson);
       }
       printScaffoldDrift(output, result.drift, (path) => diffScaffoldCommand(args.given, path));

@@ -181,6 +181,13 @@ export function printOperationChanges(output: Output, changes: GenerateResult['o
   }
 }
 
+/** After `generate`: the migration's steps written commented out, which drop or retype data only once the user uncomments them. */
+export function printStorageWarnings(output: Output, warnings: readonly string[]): void {
+  if (warnings.length === 0) return;
+  output.out('The new migration leaves these steps commented out (no data is dropped or retyped until you uncomment them):');
+  for (const warning of warnings) output.out(`  ! ${warning}`);
+}
+
 /** After `generate`: the keys the kept package.json lacks, as they would be written, or that they were added. */
 export function printPackageNeeds(output: Output, { needs, updated }: PackageJsonResult): void {
   if (needs.length === 0) return;

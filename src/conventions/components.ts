@@ -18,11 +18,14 @@ export function standardHeaders(names: ComponentNames): Record<string, Reference
   return Object.fromEntries(['X-Request-Id', ...RATE_LIMIT_HEADERS].map((name) => [name, names.ref('headers', name)]));
 }
 
+/** Errors that say when to try again. */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+
 /** Written with the plain names, like the fragments: installing points their `$ref`s at the installed names. */
 function errorResponses(validationStatus: 400 | 422, names: ComponentNames): Record<string, JsonObject> {
   return Object.fromEntries(
     Object.values(ERRORS).map((error) => {
-      const headers = error.status === 429 ? { ...standardHeaders(names), 'Retry-After': names.ref('headers', 'Retry-After') } : standardHeaders(names);
+      const headers = RETRY_AFTER_STATUSES.has(error.status) ? { ...standardHeaders(names), 'Retry-After': names.ref('headers', 'Retry-After') } : standardHeaders(names);
       const description =
         error.status === 400 && validationStatus === 400
           ? `${error.description} Also: the input breaks the schema (code VALIDATION_ERROR, with per-field \`details\`).`

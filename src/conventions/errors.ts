@@ -27,6 +27,7 @@ export const ERRORS = {
   validation: { status: 422, code: 'VALIDATION_ERROR', response: 'ValidationError', description: 'The input breaks the schema; `details` has one entry per invalid field.' },
   rateLimited: { status: 429, code: 'RATE_LIMITED', response: 'RateLimitedError', description: 'Too many requests; retry after `Retry-After` seconds.' },
   internal: { status: 500, code: 'INTERNAL_ERROR', response: 'InternalError', description: 'The service failed; the request id identifies the failure in its logs.' },
+  unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE', response: 'ServiceUnavailableError', description: 'A service this one depends on does not answer right now; retry after `Retry-After` seconds.' },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorName = keyof typeof ERRORS;
@@ -62,6 +63,7 @@ export function errorsFor(input: ErrorRuleInput): ErrorKind[] {
     ['validation', input.takesInput && input.validationStatus === 422],
     ['rateLimited', true],
     ['internal', true],
+    ['unavailable', true],
   ];
   return applies.filter(([, applicable]) => applicable).map(([name]) => ERRORS[name]);
 }

@@ -116,6 +116,23 @@ export function fileStem(text: string, fallback: string): string {
 
 const shortHash = (text: string) => sha256(text).slice(0, 8);
 
+/** PostgreSQL cuts names at 63 bytes: room for a registry's `_2`. */
+const MAX_SQL_NAME = 58;
+
+/**
+ * A SQL name (a table, column or index), always quoted where it is used:
+ * spec text that is already a plain one (`created_at`, or `createdAt` with
+ * `keepCase`) stays itself; other text becomes lower-case ASCII words
+ * joined by `_`, with a short hash where letters were lost or it was cut.
+ */
+export function sqlName(text: string, fallback: string, { keepCase = false } = {}): string {
+  const plain = keepCase ? /^[A-Za-z_][A-Za-z0-9_]*$/ : /^[a-z_][a-z0-9_]*$/;
+  if (plain.test(text) && text.length <= MAX_SQL_NAME) return text;
+  const name = asciiWords(text, fallback).join('_');
+  const start = /^[0-9]/.test(name) ? `_${name}` : name;
+  return start.length > MAX_SQL_NAME ? `${start.slice(0, MAX_SQL_NAME - 9).replace(/_+$/, '')}_${shortHash(text)}` : start;
+}
+
 /** Spec text as a TypeScript string literal: quotes, backslashes, line breaks and every control character escaped. */
 export function stringLiteral(text: string): string {
   return JSON.stringify(text).replace(/[\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16)}`);
@@ -170,6 +187,9 @@ export class NameRegistry {
 
 /** A registry of file stems: distinct case-insensitively (macOS and Windows), suffixed `-2`, `-3`…. */
 export const fileRegistry = (reserved: Iterable<string> = []) => new NameRegistry(reserved, (name) => name.toLowerCase(), '-');
+
+/** A registry of SQL names: distinct as PostgreSQL compares quoted names (exactly), suffixed `_2`, `_3`…. */
+export const sqlNameRegistry = (reserved: Iterable<string> = []) => new NameRegistry(reserved, (name) => name, '_');
 
 /** A registry of identifiers: distinct exactly, as the language compares them. */
 export const identifierRegistry = (reserved: Iterable<string> = []) => new NameRegistry(reserved);

@@ -2,6 +2,7 @@
  * Stage 4 — render: every target turns the merged spec and the view model
  * into files. Generated files get the do-not-edit banner here, once.
  */
+import type { StorageModel } from './targets/server/storage.js';
 import type { ApiModel } from '../model/index.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import { createRenderer, type TemplateSet } from './handlebars.js';
@@ -20,6 +21,7 @@ export interface RenderOptions {
   runtime: RuntimeSet;
   targets: readonly Target[];
   specName: string;
+  previousStorage?: StorageModel | undefined;
   /**
    * The next stage, applied to each file as soon as its target has produced
    * it (the format stage: small files are formatted while large ones render).
@@ -36,7 +38,7 @@ async function joinParts(file: RenderedFile): Promise<OutputFile> {
 
 export async function render(options: RenderOptions): Promise<OutputFile[]> {
   const renderer = createRenderer(options.templates);
-  const input = { document: options.document, model: options.model, renderer, runtime: options.runtime, specName: options.specName };
+  const input = { document: options.document, model: options.model, renderer, runtime: options.runtime, specName: options.specName, previousStorage: options.previousStorage };
   const finish = options.finish ?? joinParts;
   // Targets render one after another, in the order given; each one's files go on to `finish`
   // at once, so the next target renders while they are being finished.

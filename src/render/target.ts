@@ -1,4 +1,5 @@
 /** What every target receives, and what it produces. */
+import type { StorageModel } from './targets/server/storage.js';
 import type { ApiModel } from '../model/index.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import type { Renderer } from './handlebars.js';
@@ -50,6 +51,8 @@ export interface RenderInput {
   runtime: RuntimeSet;
   /** The spec's file name, for the do-not-edit banner. */
   specName: string;
+  /** The storage model the project's migrations bring a database to (its `migrations/storage.json`), when it has one. */
+  previousStorage?: StorageModel | undefined;
 }
 
 export interface Target {

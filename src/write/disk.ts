@@ -15,12 +15,21 @@ import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { sha256, specHash } from '../hash.js';
 import { MANIFEST_PATH, originPath, parseManifest, serializeManifest, type Manifest } from './manifest.js';
 import { isInside, outsideOutProblem } from './paths.js';
+import { parseStorageModel, STORAGE_PATH } from './storage-record.js';
+import type { StorageModel } from '../render/targets/server/storage.js';
 import type { DiskState, Plan } from './plan.js';
 
 export function readManifest(outDir: string): Manifest | undefined {
   refuseObstacles(outDir, [MANIFEST_PATH]);
   const file = join(outDir, MANIFEST_PATH);
   return existsSync(file) ? parseManifest(readFileSync(file, 'utf8'), file) : undefined;
+}
+
+/** The storage model the project's migrations were written for; undefined before the first. */
+export function readStorageModel(outDir: string): StorageModel | undefined {
+  refuseObstacles(outDir, [STORAGE_PATH]);
+  const file = join(outDir, STORAGE_PATH);
+  return existsSync(file) ? parseStorageModel(readFileSync(file, 'utf8'), file) : undefined;
 }
 
 /** The hash of a file's bytes; undefined where there is none. */

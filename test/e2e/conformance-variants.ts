@@ -38,8 +38,8 @@ const REQUEST = 'src/generated/conventions/request.ts';
 const REQUEST_ID = 'src/generated/conventions/request-id.ts';
 const ROUTER = 'src/generated/conventions/router.ts';
 const VALIDATION = 'src/generated/conventions/validation.ts';
-const MEMORY = 'src/store/memory.ts';
-const SINGLETON = 'src/store/singleton.ts';
+const SQL = 'src/store/sql.ts';
+const SINGLETON = 'src/store/sql-singleton.ts';
 const STORE = 'src/store/index.ts';
 
 const patch = (file: string, find: string, replace: string): Patch => ({ file, find, replace });
@@ -120,13 +120,13 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'patch-replaces-whole-resource',
     breaks: 'PATCH changes only the fields it names (here it replaces the resource, dropping the others)',
-    patches: [patch(MEMORY, '({ ...row, ...this.written(request.body)', '({ ...this.written(request.body)')],
+    patches: [patch(SQL, '(item) => ({\n      ...item,\n      ...this.written(request.body),', '(item) => ({\n      ...this.written(request.body),')],
     fails: /PATCH \S+ → 200, changes \w+ and nothing else/,
   },
   {
     name: 'parent-not-checked',
     breaks: 'a nested collection under a missing parent is 404 (here an empty list, and creates succeed)',
-    patches: [patch(MEMORY, '!parent ||', 'true ||')],
+    patches: [patch(SQL, 'if (checkParent && namesParent && this.options.parent &&', 'if (false &&')],
     fails: /→ 404 RESOURCE_NOT_FOUND under a missing authors item/,
   },
 
@@ -283,7 +283,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'sort-descending-ignored',
     breaks: 'sort=-field (and order=desc) sorts descending (here always ascending)',
-    patches: [patch(MEMORY, 'return descending ? -order : order;', 'return order;')],
+    patches: [patch(SQL, '  return key.descending\n', '  return false\n')],
     fails: /→ sorts by \w+ ascending and descending/,
   },
   {
@@ -291,9 +291,9 @@ const EXAMPLE_VARIANTS: Variant[] = [
     breaks: 'a filter parameter keeps only the items whose field equals it (here every item is listed)',
     patches: [
       patch(
-        MEMORY,
-        'if (String(row[field]) !== String(value)) return false;',
-        'if (String(row[field]) !== String(value)) continue;',
+        SQL,
+        'conditions.push(compared === MISFIT ? sql`false` : sql`${id(column!.column)} = ${compared}`);',
+        'void compared;',
       ),
     ],
     fails: /→ filters on \w+/,
@@ -397,7 +397,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'patch-not-persisted',
     breaks: 'writes: PATCH answers the changed resource but does not store it',
-    patches: [patch(MEMORY, 'stored.row = storable(row);', 'return this.present<Out>(storable(row));')],
+    patches: [patch(SQL, 'where ${id(SEQ)} = ${row[SEQ]} returning *', 'where false returning *'), patch(SQL, '    return written && this.present<Out>(written);', '    return this.present<Out>({ ...row, ...next });')],
     fails: /PATCH .*changes \w+ and nothing else/,
   },
   // ── singletons (test/fixtures/valid/shapes.yaml: /settings) ───────────────
@@ -411,7 +411,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'singleton-delete-keeps',
     breaks: 'after a DELETE of a singleton its GET is 404 (here it still answers the value)',
-    patches: [patch(SINGLETON, 'if (held !== undefined) this.values.set', 'if (held === undefined) this.values.set')],
+    patches: [patch(SINGLETON, '    await this.store(owner!, null);', '    void owner;')],
     fails: /DELETE \/settings → 204, then GET → 404/,
     project: 'shapes',
   },
@@ -426,21 +426,21 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'no-body-replace-not-stored',
     breaks: 'a PUT answered 204 replaces the item (here it answers 204 and stores nothing)',
-    patches: [patch('src/handlers/tasks.ts', 'replaceTask: (request) => store.tasks.replace(request) !== undefined,', 'replaceTask: () => true,')],
+    patches: [patch('src/handlers/tasks.ts', 'replaceTask: async (request) => (await store.tasks.replace(request)) !== undefined,', 'replaceTask: () => true,')],
     fails: /PUT \/tasks\/\{task_id\} → 204, replaces the resource/,
     project: 'shapes',
   },
   {
     name: 'no-body-replace-of-missing-item',
     breaks: 'a PUT of an item that does not exist is 404 (here 204)',
-    patches: [patch('src/handlers/tasks.ts', 'replaceTask: (request) => store.tasks.replace(request) !== undefined,', 'replaceTask: (request) => void store.tasks.replace(request),')],
+    patches: [patch('src/handlers/tasks.ts', 'replaceTask: async (request) => (await store.tasks.replace(request)) !== undefined,', 'replaceTask: async (request) => void (await store.tasks.replace(request)),')],
     fails: /PUT \/tasks\/\{task_id\} → 404 RESOURCE_NOT_FOUND for an unknown id/,
     project: 'shapes',
   },
   {
     name: 'created-id-not-the-item',
     breaks: "a create that answers an id answers the new item's (here another)",
-    patches: [patch('src/handlers/notes.ts', 'store.notes.create<{ id: string }>(request)?.id', "(store.notes.create(request), '00000000-0000-4000-8000-000000000000')")],
+    patches: [patch('src/handlers/notes.ts', '(await store.notes.create<{ id: string }>(request))?.id', "(await store.notes.create(request), '00000000-0000-4000-8000-000000000000')")],
     fails: /POST \/notes → 201 with the created resource \(or its id\), then GET returns it/,
     project: 'shapes',
   },
@@ -448,7 +448,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
 
 /** A store whose create first runs `statement` (a check that throws on some valid body). */
 const failsToCreate = (statement: string): Patch =>
-  patch(MEMORY, '    const path = this.placed(request.path as Path, request.body);', `    ${statement}\n    const path = this.placed(request.path as Path, request.body);`);
+  patch(SQL, '    const path = this.placed(request.path as Path, request.body);', `    ${statement}\n    const path = this.placed(request.path as Path, request.body);`);
 
 /**
  * Breaks that no example shows: each passes every example-based check, and
@@ -487,13 +487,13 @@ const PROPERTY_VARIANTS: Variant[] = [
     name: 'etag-of-a-prefix',
     breaks: 'ETags change exactly when the representation does (here the tag hashes the first 100 characters only)',
     patches: [patch(OPERATION, '      ? serialized.data\n', '      ? serialized.data.slice(0, 100)\n')],
-    propertiesOnly: true,
-    fails: /property: random sequences .* keep authors's invariants/,
+    // Kept in columns, a book shows its long author id before its title: the examples' PUT and PATCH change the tag no more.
+    fails: /no longer matches its old ETag|property: random sequences .* keep authors's invariants/,
   },
   {
     name: 'patch-clears-another-field',
     breaks: 'PATCH changes only what it names (here naming country drops bio)',
-    patches: [patch(MEMORY, '(row) => ({ ...row, ...this.written(request.body), ...pick(row, this.kept()) }) as Row,', "(row) => ({ ...row, ...('country' in (request.body as Row) ? { bio: undefined } : {}), ...this.written(request.body), ...pick(row, this.kept()) }) as Row,")],
+    patches: [patch(SQL, '(item) => ({\n      ...item,\n      ...this.written(request.body),', "(item) => ({\n      ...item,\n      ...('country' in (request.body as Row) ? { bio: undefined } : {}),\n      ...this.written(request.body),")],
     propertiesOnly: true,
     fails: /property: random sequences .* keep authors's invariants/,
   },
@@ -501,9 +501,10 @@ const PROPERTY_VARIANTS: Variant[] = [
     name: 'cursor-is-an-offset',
     breaks: 'a cursor walk lists each item once (here newest first, the cursor an offset: a create between pages shifts the next page)',
     patches: [
-      patch(MEMORY, '  return a.seq - b.seq;\n}', '  return b.seq - a.seq;\n}'),
-      patch(MEMORY, '(list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, sort));', '(list.after === undefined ? 0 : (list.after as PositionOf).seq);'),
-      patch(MEMORY, '...(more && last ? { next: positionOf(last, list.sort) } : {}),', '...(more && last ? { next: { values: list.sort.map(() => null), seq: start + page.length } } : {}),'),
+      patch(SQL, 'sql`${id(SEQ)} asc`', 'sql`${id(SEQ)} desc`'),
+      patch(SQL, '    if (list.after !== undefined) conditions.push(this.after(list.after, sort));', '    const skip = list.after === undefined ? 0 : (list.after as { seq: number }).seq;'),
+      patch(SQL, 'list.offset === undefined ? sql`` : sql` offset ${list.offset}`', 'sql` offset ${list.offset ?? skip}`'),
+      patch(SQL, '              seq: Number(last[SEQ]),', '              seq: skip + shown.length,'),
     ],
     propertiesOnly: true,
     fails: /property: random sequences/,
@@ -512,8 +513,8 @@ const PROPERTY_VARIANTS: Variant[] = [
     name: 'deleted-still-listed',
     breaks: 'a deleted item is gone from lists (here it is 404 to GET, but lists keep showing it)',
     patches: [
-      patch(MEMORY, '    return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));', '    if (stored) ((this as any).tombstones ??= []).push(stored);\n    return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));'),
-      patch(MEMORY, '    const matching = [...this.rows.values()].filter(', '    const matching = [...this.rows.values(), ...((this as any).tombstones ?? [])].filter('),
+      patch(SQL, '      const deleted =\n', '      ((this as any).tombstones ??= []).push(row);\n      const deleted =\n'),
+      patch(SQL, '      items: shown.map((row) => this.present<Out>(row)),', '      items: [...shown, ...((this as any).tombstones ?? [])].map((row: Row) => this.present<Out>(row)),'),
     ],
     propertiesOnly: true,
     fails: /property: random sequences/,
@@ -521,21 +522,21 @@ const PROPERTY_VARIANTS: Variant[] = [
   {
     name: 'odd-limit-skips-an-item',
     breaks: 'a cursor walk sees every item (here, for an odd limit above 1, the cursor skips the first item of the next page)',
-    patches: [patch(MEMORY, '...(more && last ? { next: positionOf(last, list.sort) } : {}),', '...(more && last ? { next: positionOf(list.limit % 2 === 1 && list.limit > 1 ? (sorted[start + page.length] ?? last) : last, list.sort) } : {}),')],
+    patches: [patch(SQL, '    const last = shown.at(-1);', '    const last = list.limit % 2 === 1 && list.limit > 1 ? (rows[list.limit] ?? shown.at(-1)) : shown.at(-1);')],
     propertiesOnly: true,
     fails: /property: random sequences/,
   },
   {
     name: 'search-as-regex-500',
     breaks: 'valid queries never answer 5xx (here search is read as a regular expression, and text that is none is a 500)',
-    patches: [patch(MEMORY, '      const needle = list.search.toLowerCase();', "      new RegExp(list.search);\n      const needle = list.search.toLowerCase();")],
+    patches: [patch(SQL, '    if (list.search !== undefined)\n', '    if (list.search !== undefined) new RegExp(list.search);\n    if (list.search !== undefined)\n')],
     propertiesOnly: true,
     fails: /property: random valid queries/,
   },
   {
     name: 'sort-by-isbn-500',
     breaks: 'valid queries never answer 5xx (here sorting by isbn, which the spec allows and no example tries)',
-    patches: [patch(MEMORY, '    const sort = list.sort.map((key) => ({ ...key, order: this.options.sortOrders?.[key.field] }));', "    if (list.sort.some((key) => key.field === 'isbn')) throw new Error('no index on isbn');\n    const sort = list.sort.map((key) => ({ ...key, order: this.options.sortOrders?.[key.field] }));")],
+    patches: [patch(SQL, '    const sort = list.sort.map((key) => this.sortColumn(key));', "    if (list.sort.some((key) => key.field === 'isbn')) throw new Error('no index on isbn');\n    const sort = list.sort.map((key) => this.sortColumn(key));")],
     propertiesOnly: true,
     fails: /property: random valid queries/,
   },
@@ -549,7 +550,7 @@ const PROPERTY_VARIANTS: Variant[] = [
   {
     name: 'uuid-v4-only-500',
     breaks: 'any id valid for its schema is looked up (here a uuid of another version than 4 is a 500, not a 404)',
-    patches: [patch(MEMORY, '    const id = path[this.options.idParam] as string | number;', "    const id = path[this.options.idParam] as string | number;\n    if (typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id) && id[14] !== '4') throw new Error('not a v4 uuid');")],
+    patches: [patch(SQL, '    const value = keyValue(path[this.options.idParam], this.table.id);', "    const raw = path[this.options.idParam];\n    if (typeof raw === 'string' && /^[0-9a-f-]{36}$/i.test(raw) && raw[14] !== '4') throw new Error('not a v4 uuid');\n    const value = keyValue(path[this.options.idParam], this.table.id);")],
     propertiesOnly: true,
     fails: /property: random ids answer 404/,
   },

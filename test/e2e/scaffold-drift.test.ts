@@ -43,7 +43,8 @@ describe('scaffold drift', () => {
   test('is listed after each run until accepted, and diff-scaffold prints a patch that applies to the edited file', async () => {
     const { spec, out, store } = await petstore();
     // The user's own change to the store, which the patch must leave in place.
-    edit(store, (text) => text.replace('import { MemoryCollection }', '// tuned by hand\nimport { MemoryCollection }'));
+    edit(store, (text) => text.replace('import { TABLES }', '// tuned by hand\nimport { TABLES }'));
+    expect(readFileSync(store, 'utf8')).toContain('// tuned by hand');
     edit(spec, renameId);
 
     const regenerated = await runCli(['generate', spec, '--out', out]);

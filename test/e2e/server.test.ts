@@ -11,6 +11,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { EXAMPLES, scratchDir } from '../helpers.js';
+import { deleteRedisKeys, pingRedis, redisUrl, requireService } from '../services.js';
 import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
 
 // Credentials, as the services' environment lists them.
@@ -1094,6 +1095,49 @@ describe('rate limiting', () => {
       expect(anonymous.status).toBe(200);
       expect(anonymous.headers.get('x-ratelimit-remaining')).toBe('2');
     });
+  });
+});
+
+const redis = await requireService('Redis', pingRedis());
+
+describe('rate limiting shared through Redis', () => {
+  const prefix = `specforge-e2e:${randomUUID()}:`;
+  const instances: RunningService[] = [];
+  const startShared = async (env: Record<string, string>) => {
+    const service = await startService(bookshopDir, { ...SHOP_ENV, RATE_LIMIT: '3', RATE_LIMIT_WINDOW: '60', RATE_LIMIT_KEY_PREFIX: prefix, ...env });
+    instances.push(service);
+    return service;
+  };
+  const send = (service: RunningService) => call(service, WRITER, 'GET', '/authors', { token: READER });
+  afterAll(async () => {
+    await Promise.all(instances.map((service) => service.stop()));
+    if (redis.available) await deleteRedisKeys(prefix);
+  });
+
+  redis.describe('two instances with one REDIS_URL', () => {
+    test('count one budget: requests to either spend it, the 429 comes from the other; both stop with 0', async () => {
+      // Patient: on a busy machine a slow first connection would otherwise count in memory.
+      const shared = { REDIS_URL: redisUrl(), REDIS_TIMEOUT_MS: '5000' };
+      const [a, b] = await Promise.all([startShared(shared), startShared(shared)]);
+      const replies = [await send(a), await send(b), await send(a)];
+      expect(replies.map((reply) => reply.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
+      expectError(await send(b), 429, 'RATE_LIMITED');
+      expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+    });
+  });
+
+  test('RATE_LIMIT_FAIL=closed with Redis unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, at once, and one log line', async () => {
+    const service = await startShared({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_FAIL: 'closed' });
+    for (let index = 0; index < 3; index++) {
+      const started = Date.now();
+      const refused = await send(service);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expectError(refused, 503, 'SERVICE_UNAVAILABLE');
+      expect(refused.headers.get('retry-after')).toBe('1');
+    }
+    expect(service.output().match(/Redis/g)).toHaveLength(1);
+    expect(service.output()).toContain('Rate limit: Redis at redis://127.0.0.1:1 does not answer');
+    expect(await service.stop()).toBe(0);
   });
 });
 

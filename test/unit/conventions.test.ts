@@ -497,13 +497,13 @@ describe('error responses', () => {
 
   // Default config: default security (secured), versioning "both" (406), validation 422.
   test.each([
-    { path: '/books', method: 'get', want: ['400', '401', '403', '406', '422', '429', '500'] },
-    { path: '/books', method: 'post', want: ['400', '401', '403', '406', '409', '413', '415', '422', '429', '500'] },
-    { path: '/books/{book_id}', method: 'get', want: ['400', '401', '403', '404', '406', '422', '429', '500'] },
-    { path: '/books/{book_id}', method: 'put', want: ['400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500'] },
-    { path: '/books/{book_id}', method: 'patch', want: ['400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500'] },
-    { path: '/books/{book_id}', method: 'delete', want: ['400', '401', '403', '404', '406', '409', '422', '429', '500'] },
-    { path: '/health', method: 'get', want: ['400', '401', '403', '406', '422', '429', '500'] },
+    { path: '/books', method: 'get', want: ['400', '401', '403', '406', '422', '429', '500', '503'] },
+    { path: '/books', method: 'post', want: ['400', '401', '403', '406', '409', '413', '415', '422', '429', '500', '503'] },
+    { path: '/books/{book_id}', method: 'get', want: ['400', '401', '403', '404', '406', '422', '429', '500', '503'] },
+    { path: '/books/{book_id}', method: 'put', want: ['400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500', '503'] },
+    { path: '/books/{book_id}', method: 'patch', want: ['400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500', '503'] },
+    { path: '/books/{book_id}', method: 'delete', want: ['400', '401', '403', '404', '406', '409', '422', '429', '500', '503'] },
+    { path: '/health', method: 'get', want: ['400', '401', '403', '406', '422', '429', '500', '503'] },
   ])('$method $path → $want', ({ path, method, want }) => {
     const { document } = merge(spec());
     expect(errorStatuses(document, path, method)).toEqual(want);
@@ -512,7 +512,7 @@ describe('error responses', () => {
   test('all statuses are in ascending order, success first', () => {
     const { document } = merge(spec());
     expect(Object.keys(operation(document, '/books/{book_id}', 'get').responses!)).toEqual([
-      '200', '304', '400', '401', '403', '404', '406', '422', '429', '500',
+      '200', '304', '400', '401', '403', '404', '406', '422', '429', '500', '503',
     ]);
   });
 
@@ -528,10 +528,12 @@ describe('error responses', () => {
     expect(Object.keys(notFound.headers!)).toEqual(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
   });
 
-  test('RateLimitedError carries Retry-After', () => {
+  test('RateLimitedError and ServiceUnavailableError carry Retry-After', () => {
     const { document } = merge(spec());
-    const rateLimited = document.components!.responses!.RateLimitedError as ResponseObject;
-    expect(rateLimited.headers!['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    for (const name of ['RateLimitedError', 'ServiceUnavailableError']) {
+      const response = document.components!.responses![name] as ResponseObject;
+      expect(response.headers!['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    }
     expect((document.components!.responses!.InternalError as ResponseObject).headers!['Retry-After']).toBeUndefined();
   });
 
@@ -584,7 +586,7 @@ describe('error responses', () => {
     (input.paths!['/books']!.get as OperationObject).security = [{ bearerAuth: [] }];
     input.components!.securitySchemes = { bearerAuth: { type: 'http', scheme: 'bearer' } };
     const { document } = merge(input);
-    expect(errorStatuses(document, '/health', 'get')).toEqual(['400', '406', '422', '429', '500']);
+    expect(errorStatuses(document, '/health', 'get')).toEqual(['400', '406', '422', '429', '500', '503']);
     expect(errorStatuses(document, '/books', 'get')).toEqual(expect.arrayContaining(['401', '403']));
   });
 
@@ -1154,7 +1156,7 @@ describe('paths', () => {
     input.paths!['/books'] = { $ref: '#/components/pathItems/Books' } as JsonObject;
     const merged = merge(input).document;
     const list = operation(merged, '/books', 'get');
-    expect(Object.keys(list.responses!)).toEqual(expect.arrayContaining(['200', '304', '400', '429', '500']));
+    expect(Object.keys(list.responses!)).toEqual(expect.arrayContaining(['200', '304', '400', '429', '500', '503']));
     // The shared component itself is left as the spec wrote it.
     const pathItems = (document: OpenApiDocument) => (document.components as JsonObject & { pathItems: JsonObject }).pathItems;
     expect(pathItems(merged).Books).toEqual(pathItems(input).Books);

@@ -296,13 +296,14 @@ describe('model: operations', () => {
       '422 VALIDATION_ERROR',
       '429 RATE_LIMITED',
       '500 INTERNAL_ERROR',
+      '503 SERVICE_UNAVAILABLE',
     ]);
-    expect(op(api, 'listCategories').errors.map((error) => error.status)).toEqual([400, 406, 422, 429, 500]);
-    expect(op(api, 'createBook').errors.map((error) => error.status)).toEqual([400, 401, 403, 406, 409, 413, 415, 422, 429, 500]);
+    expect(op(api, 'listCategories').errors.map((error) => error.status)).toEqual([400, 406, 422, 429, 500, 503]);
+    expect(op(api, 'createBook').errors.map((error) => error.status)).toEqual([400, 401, 403, 406, 409, 413, 415, 422, 429, 500, 503]);
   });
 
   test('statuses in declared order', () => {
-    expect(op(api, 'getBook').statuses).toEqual(['200', '304', '400', '401', '403', '404', '406', '422', '429', '500']);
+    expect(op(api, 'getBook').statuses).toEqual(['200', '304', '400', '401', '403', '404', '406', '422', '429', '500', '503']);
   });
 
   test('cacheControl and resourceShape per operation', () => {

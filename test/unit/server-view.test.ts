@@ -2,10 +2,7 @@ import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.j
 import { handlerFileOf, serverView, type RouteView } from '../../src/render/targets/server/view.js';
 import { conformanceView } from '../../src/render/targets/conformance/view.js';
 import { mergedModel } from '../model.js';
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const ok = (schema?: unknown) => ({ description: 'ok', ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }) });
-const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
-const idParam = (name: string, schema: SchemaObject = { type: 'string', format: 'uuid' }) => ({ name, in: 'path' as const, required: true, schema });
+import { body, idParam, ok, ref } from '../openapi-parts.js';
 
 const AUTHOR: SchemaObject = {
   type: 'object',

@@ -7,7 +7,7 @@ import { commentText, shellWord } from '../../model/names.js';
 import { templateFile, type Target } from '../target.js';
 
 /** Generated paths as .gitattributes patterns; kept in step with the targets' outputs. */
-const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', 'src/client/**', 'test/conformance/**', '.specforge/manifest.json', '.specforge/scaffolds/**', '.gitattributes'];
+const GENERATED_PATTERNS = ['openapi.merged.yaml', 'src/generated/**', 'src/client/**', 'test/conformance/**', 'migrations/storage.json', '.specforge/manifest.json', '.specforge/scaffolds/**', '.gitattributes'];
 
 export const projectTarget: Target = {
   name: 'project',

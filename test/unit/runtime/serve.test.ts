@@ -1,5 +1,9 @@
 /** The server's settings from the environment: defaults stricter than Node's, and a clear stop on a bad value. */
 import { afterEach } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { ROOT } from '../../helpers.js';
 import { integerFromEnv, timeoutsFromEnv } from '../../../src/runtime/server/generated/conventions/serve.js';
 
 const NAMES = ['HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'SPECFORGE_TEST_NUMBER'];
@@ -38,4 +42,22 @@ test('timeouts default to 10 s for headers, 30 s per request, 5 s keep-alive, 10
 test('a headers timeout longer than the request timeout is refused: the headers are part of the request', () => {
   process.env.HEADERS_TIMEOUT_MS = '40000';
   expect(() => timeoutsFromEnv()).toThrow('HEADERS_TIMEOUT_MS (40000) must not exceed REQUEST_TIMEOUT_MS (30000)');
+});
+
+test("on SIGTERM the app's resources are released (createApp's Redis connection) once the server closed, then the exit is 0", async () => {
+  const module = join(ROOT, 'dist/runtime/server/generated/conventions/serve.js');
+  const script = `
+    const { serve } = await import(${JSON.stringify(module)});
+    const app = { callback: () => (_request, response) => response.end(), context: { release: async () => { await new Promise((r) => setTimeout(r, 50)); console.log('released'); } } };
+    await serve(app, { port: 0, host: '127.0.0.1' });
+    console.log('listening');`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.includes('listening') && !child.killed) child.kill('SIGTERM');
+  });
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(0);
+  expect(output.trim().split('\n')).toEqual(['listening', 'SIGTERM: finishing requests in flight, then stopping.', 'released']);
 });

@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import type { ApiModel } from '../../../model/index.js';
 import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
-import { jsonFile, linesFile, runtimeFile, templateFile, type OutputFile, type Target } from '../../target.js';
+import { jsonFile, linesFile, runtimeFile, templateFile, type OutputFile, type RenderInput, type Target } from '../../target.js';
 import { compileValidatorsBeside, validatorInputs, type ValidatorSources } from './validators.js';
+import { nextMigration } from './migrations.js';
+import { storageModelOf } from './storage.js';
+import { tablesView } from './tables.js';
 import { serverView, type ServerView } from './view.js';
 
 /**
@@ -26,6 +29,7 @@ const CONVENTIONS = [
   'operation',
   'paging',
   'rate-limit',
+  'rate-limit-redis',
   'representation',
   'request',
   'request-id',
@@ -54,16 +58,18 @@ const TSCONFIG = {
   include: ['src'],
 };
 
-const GITIGNORE = ['node_modules/', 'dist/', '# What `npm run test:conformance` reports for CI.', 'reports/', '# Your versions of files that `specforge generate --force` overwrote.', '.specforge/backup/'];
+const GITIGNORE = ['node_modules/', 'dist/', '# The embedded database (PGlite) of `npm start` without DATABASE_URL.', 'data/', '# What `npm run test:conformance` reports for CI.', 'reports/', '# Your versions of files that `specforge generate --force` overwrote.', '.specforge/backup/'];
 
 /** What the generated service installs: the versions specforge itself is tested with. */
-const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', 'koa'];
-const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', 'cross-env', 'fast-check', 'jest', 'jest-environment-node', 'ts-jest', 'typescript'];
+const RUNTIME_DEPENDENCIES = ['@electric-sql/pglite', '@redis/client', 'ajv', 'ajv-formats', 'koa', 'kysely', 'pg'];
+const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', '@types/pg', 'cross-env', 'fast-check', 'jest', 'jest-environment-node', 'ts-jest', 'typescript'];
 
 export const serverTarget: Target = {
   name: 'server',
-  async render({ document, model, renderer, runtime }) {
+  async render({ document, model, renderer, runtime, previousStorage }) {
     const view = serverView(model, document);
+    const migration = nextMigration(storageModelOf(model, view), previousStorage);
+    const { storage } = migration;
     // Started first: it compiles on a worker while this target and the next ones render.
     const inputs = validatorInputs(document, model.operations, view.routes.map((route) => route.validator));
     const validators = compileValidatorsBeside(inputs);
@@ -87,9 +93,12 @@ export const serverTarget: Target = {
       validatorFile('bodies'),
       ...(inputs.patches.length > 0 ? [validatorFile('patches')] : []),
       ...handlerScaffolds(view, scaffold),
-      runtimeFile(runtime, 'server/store/memory.ts', 'scaffold'),
-      ...(view.singletons.length > 0 ? [runtimeFile(runtime, 'server/store/singleton.ts', 'scaffold')] : []),
+      ...storeFiles(view, runtime),
+      generated('tables.ts', 'tables.ts.hbs', tablesView(storage, [...view.collections, ...view.singletons].map((table) => table.variable))),
+      ...(migration.file ? [{ ...migration.file, kind: 'scaffold' as const, format: 'as-is' as const }] : []),
+      jsonFile('migrations/storage.json', storage, 'generated'),
       scaffold('src/store/index.ts', 'store/index.ts.hbs', view),
+      scaffold('src/migrate.ts', 'migrate.ts.hbs', {}),
       runtimeFile(runtime, 'server/auth.ts', 'scaffold'),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
       scaffold('package.json', 'package.json.hbs', packageView(model)),
@@ -98,6 +107,12 @@ export const serverTarget: Target = {
     ];
   },
 };
+
+/** The store's modules: the SQL store and its database, and the in-memory one it shares body rules with. */
+function storeFiles(view: ServerView, runtime: RenderInput['runtime']): OutputFile[] {
+  const modules = ['database', 'migrate', 'memory', 'sql', ...(view.singletons.length > 0 ? ['singleton', 'sql-singleton'] : [])];
+  return modules.map((module) => runtimeFile(runtime, `server/store/${module}.ts`, 'scaffold'));
+}
 
 type Scaffold = (path: string, template: string, data: object) => OutputFile;
 

@@ -175,8 +175,8 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
  */
 function storeCallOf(route: RouteView, variable: string): string {
   const call = `store.${variable}.${route.storeMethod}`;
-  if (route.answersId !== undefined) return `${call}<{ id: ${route.answersId} }>(request)?.id`;
-  if (!route.hasData && route.kind !== 'delete') return `${call}(request) !== undefined`;
+  if (route.answersId !== undefined) return `(await ${call}<{ id: ${route.answersId} }>(request))?.id`;
+  if (!route.hasData && route.kind !== 'delete') return `(await ${call}(request)) !== undefined`;
   return `${call}(request)`;
 }
 

@@ -789,6 +789,29 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
+    /** @description 503 SERVICE_UNAVAILABLE: A service this one depends on does not answer right now; retry after `Retry-After` seconds. */
+    ServiceUnavailableError: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "SERVICE_UNAVAILABLE",
+         *         "message": "A service this one depends on does not answer right now; retry after `Retry-After` seconds.",
+         *         "request_id": "req_0123456789abcdef"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
     /** @description Not modified: the entity tag in If-None-Match still matches. No body. */
     NotModified: {
       headers: {
@@ -911,6 +934,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   createAuthor: {
@@ -952,6 +976,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getAuthor: {
@@ -1002,6 +1027,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   replaceAuthor: {
@@ -1047,6 +1073,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   deleteAuthor: {
@@ -1081,6 +1108,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   updateAuthor: {
@@ -1126,6 +1154,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   listBooks: {
@@ -1203,6 +1232,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   createBook: {
@@ -1248,6 +1278,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getBook: {
@@ -1300,6 +1331,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   replaceBook: {
@@ -1347,6 +1379,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   deleteBook: {
@@ -1383,6 +1416,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   updateBook: {
@@ -1430,6 +1464,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   listReviews: {
@@ -1496,6 +1531,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   createReview: {
@@ -1537,6 +1573,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getReview: {
@@ -1586,6 +1623,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   deleteReview: {
@@ -1620,6 +1658,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   listGenres: {
@@ -1676,6 +1715,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getGenre: {
@@ -1723,6 +1763,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
 }

@@ -267,6 +267,9 @@ async function startService(
     process.env.API_TOKENS = `${STARTED.token}:${API.scopes.join(' ')},${STARTED.limitedToken}`;
     process.env.API_KEYS = `${STARTED.apiKey}:${API.scopes.join(' ')},${STARTED.limitedApiKey}`;
   }
+  // A throwaway database of the worker's own, never the one DATABASE_URL names for the service:
+  // the suite writes and deletes. CONFORMANCE_DATABASE_URL names another one to run against.
+  process.env.DATABASE_URL = process.env.CONFORMANCE_DATABASE_URL || 'memory:';
   // Loaded once per worker, too: the rate-limit file's service of its own reuses them.
   const { authenticate, createApp } = await perWorker('service modules', async () => ({
     ...((await import(SERVICE_AUTH)) as { authenticate: unknown }),

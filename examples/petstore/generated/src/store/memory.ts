@@ -251,27 +251,8 @@ export class MemoryCollection<Item> {
     return this.options.parentParams ?? this.options.parent?.itemParams ?? [];
   }
 
-  /**
-   * The path a create places the item by: a path that names none of its
-   * parents (`POST /books`, books kept under authors) takes them from the
-   * body's fields named like them (`author_id`); without them, a 422: the
-   * item has no parent to live under.
-   */
   private placed(path: Path, body: unknown): Path {
-    const scope = this.options.scope ?? [];
-    if (!this.options.parent || scope.some((param) => path[param] !== undefined)) return path;
-    const given = Object.fromEntries(
-      scope.map((param) => [param, (body as Row | undefined)?.[param]]),
-    );
-    const missing = scope.filter((param) => given[param] === undefined || given[param] === null);
-    if (missing.length > 0)
-      throw errors.validation(
-        missing.map((field) => ({
-          field,
-          message: `is required: it names the parent to create the item under`,
-        })),
-      );
-    return { ...given, ...path };
+    return placedPath(path, body, this.options.scope ?? [], this.options.parent !== undefined);
   }
 
   private write<Out>(path: Path, change: (row: Row) => Row): Out | undefined {
@@ -288,14 +269,8 @@ export class MemoryCollection<Item> {
     return keptOf(body as Row, this.options);
   }
 
-  /** Fields a write never changes: the id (or the key that names the item), where it is nested, when it was created. */
   private kept(): string[] {
-    return [
-      'id',
-      ...(this.options.keyField ? [this.options.keyField] : []),
-      ...(this.options.pathFields ?? []),
-      ...(this.options.createdField ? [this.options.createdField] : []),
-    ];
+    return unchangedFields(this.options);
   }
 
   private insert(row: Row, scope: string, owners: string[]): Stored {
@@ -361,6 +336,40 @@ export function storable<Value>(row: Value): Value {
     );
   }
   return JSON.parse(text) as Value;
+}
+
+/**
+ * The path a create places the item by: a path that names none of its
+ * parents (`POST /books`, books kept under authors) takes them from the
+ * body's fields named like them (`author_id`); without them, a 422: the
+ * item has no parent to live under.
+ */
+export function placedPath(path: Path, body: unknown, scope: string[], hasParent: boolean): Path {
+  if (!hasParent || scope.some((param) => path[param] !== undefined)) return path;
+  const given = Object.fromEntries(
+    scope.map((param) => [param, (body as Row | undefined)?.[param]]),
+  );
+  const missing = scope.filter((param) => given[param] === undefined || given[param] === null);
+  if (missing.length > 0)
+    throw errors.validation(
+      missing.map((field) => ({
+        field,
+        message: `is required: it names the parent to create the item under`,
+      })),
+    );
+  return { ...given, ...path };
+}
+
+/** Fields a write never changes: the id (or the key that names the item), where it is nested, when it was created. */
+export function unchangedFields(
+  options: Pick<CollectionOptions, 'keyField' | 'pathFields' | 'createdField'>,
+): string[] {
+  return [
+    'id',
+    ...(options.keyField ? [options.keyField] : []),
+    ...(options.pathFields ?? []),
+    ...(options.createdField ? [options.createdField] : []),
+  ];
 }
 
 /** How a store reads a body: what of it it does not keep. */

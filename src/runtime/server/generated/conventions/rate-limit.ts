@@ -17,6 +17,8 @@ export interface RateLimitWindow {
 export interface RateLimitStore {
   /** Counts one request for `key` in its current window of `windowMs`. */
   hit(key: string, windowMs: number): RateLimitWindow | Promise<RateLimitWindow>;
+  /** Lets go of what the store holds open (a connection); called once the service stops. */
+  close?(): Promise<void>;
 }
 
 /** Counters in this process's memory; expired windows are swept as new ones open. */

@@ -4,8 +4,9 @@
  * On SIGTERM or SIGINT the service stops accepting connections, answers the
  * requests in flight with `Connection: close` (so no client sends another
  * request on a connection about to go), closes idle keep-alive connections,
- * and exits 0 once every connection is gone; after SHUTDOWN_GRACE_MS it
- * closes what is left and exits 1.
+ * releases what the app holds open (`app.context.release`, set by createApp:
+ * the rate limit's Redis connection) and exits 0 once every connection is
+ * gone; after SHUTDOWN_GRACE_MS it closes what is left and exits 1.
  *
  * Faults outside any request's error handling: an unhandled promise rejection
  * is logged (with the request id when a request set it off) and the service
@@ -38,6 +39,8 @@ export interface ServeOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** What faults outside requests may not log. Default: the app's own (`app.context.redaction`, set by createApp), else the credential headers. */
   redaction?: Redaction;
+  /** Closes what the service holds open (its database) after the last request, before the process exits. */
+  onClose?: () => Promise<void>;
 }
 
 /** The environment's timeouts, or defaults stricter than Node's own (60 s for headers, 5 min per request). */
@@ -61,7 +64,7 @@ export type Servable = Pick<Koa, 'callback'> & { context: object };
 
 export function serve(
   app: Servable,
-  { port, host, timeouts: given = {}, redaction = appRedaction(app) }: ServeOptions,
+  { port, host, timeouts: given = {}, redaction = appRedaction(app), onClose }: ServeOptions,
 ): Promise<Server> {
   const timeouts = { ...timeoutsFromEnv(), ...given };
   const server = createServer(
@@ -74,7 +77,7 @@ export function serve(
     app.callback(),
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
-  const shutdown = shutdownOf(server, timeouts.shutdownGraceMs);
+  const shutdown = shutdownOf(server, timeouts.shutdownGraceMs, releaseOf(app, onClose));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -93,13 +96,28 @@ function appRedaction(app: Servable): Redaction {
   return kept ?? redactionOf();
 }
 
+/** What the app holds open besides its connections; createApp keeps it in `app.context` too. */
+function appRelease(app: Servable): () => Promise<void> {
+  const kept = (app.context as { release?: () => Promise<void> }).release;
+  return kept ?? (async () => {});
+}
+
+/** The app's release, then the caller's (`onClose`: the database the handlers use). */
+function releaseOf(app: Servable, onClose: (() => Promise<void>) | undefined): () => Promise<void> {
+  const release = appRelease(app);
+  return async () => {
+    await release();
+    await onClose?.();
+  };
+}
+
 interface Shutdown {
   /** Stops accepting, drains, exits with `code` (1 when the grace period runs out). */
   stop(reason: string, code: number): void;
   readonly stopping: boolean;
 }
 
-function shutdownOf(server: Server, graceMs: number): Shutdown {
+function shutdownOf(server: Server, graceMs: number, release: () => Promise<void>): Shutdown {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
   // Ahead of Koa's listener: a request that arrives while stopping is answered with `Connection: close` too.
@@ -116,7 +134,12 @@ function shutdownOf(server: Server, graceMs: number): Shutdown {
       if (stopping) return;
       stopping = true;
       console.log(`${reason}: finishing requests in flight, then stopping.`);
-      server.close(() => process.exit(code));
+      server.close(() => {
+        // A release that fails is told, but the exit code stays the drain's.
+        void release()
+          .catch((error: unknown) => console.error(`Releasing failed: ${String(error)}`))
+          .finally(() => process.exit(code));
+      });
       for (const response of inFlight) closeAfter(response);
       server.closeIdleConnections();
       setTimeout(() => {

@@ -13,6 +13,7 @@ import type { BodyBounds } from './conventions/body.js';
 import { errorLoggerFor, redactionOf, type ErrorLogger } from './conventions/logging.js';
 import type { OperationContext } from './conventions/operation.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './conventions/rate-limit.js';
+import { redisRateLimitFromEnv } from './conventions/rate-limit-redis.js';
 import { requestConventions } from './conventions/request.js';
 import { routesFor } from './conventions/router.js';
 import { integerFromEnv } from './conventions/serve.js';
@@ -31,7 +32,10 @@ export interface ServiceOptions {
   /** Decides whether a credential is valid and what it may do (`src/auth.ts`). */
   authenticate: Authenticate;
   handlers?: Handlers;
-  /** Defaults: the spec's configuration, overridden by RATE_LIMIT and RATE_LIMIT_WINDOW (seconds). */
+  /**
+   * Defaults: the spec's configuration, overridden by RATE_LIMIT and RATE_LIMIT_WINDOW (seconds);
+   * the counters in Redis when REDIS_URL is set (shared by every instance), else in this process.
+   */
   rateLimit?: { limit?: number; windowSeconds?: number; store?: RateLimitStore };
   /** Signs list cursors; every instance of the service must share it. Default: CURSOR_SECRET, else a random key of this process. */
   cursorSecret?: string;
@@ -69,6 +73,10 @@ function proxySettings(): { proxy: boolean; maxIpsCount?: number } {
 
 export function createApp(options: ServiceOptions): Koa<ServiceState> {
   const app = new Koa<ServiceState>(proxySettings());
+  const store: RateLimitStore =
+    options.rateLimit?.store ?? redisRateLimitFromEnv() ?? new MemoryRateLimitStore();
+  // serve() releases it once the last connection is closed: a Redis store quits its connection.
+  app.context.release = async () => store.close?.();
   const redaction = redactionOf(SERVICE.apiKeyHeaders);
   // serve() logs faults outside requests with it too.
   app.context.redaction = redaction;
@@ -95,7 +103,7 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
         windowSeconds:
           options.rateLimit?.windowSeconds ??
           integerFromEnv('RATE_LIMIT_WINDOW', SERVICE.rateLimit.windowSeconds, { min: 1 }),
-        store: options.rateLimit?.store ?? new MemoryRateLimitStore(),
+        store,
       },
       acceptedVersion: SERVICE.versioning.header ? SERVICE.versioning.version : undefined,
       log: options.logError ?? errorLoggerFor(redaction),

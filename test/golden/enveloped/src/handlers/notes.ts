@@ -1,12 +1,12 @@
 /**
  * Operations on notes (/notes/{note_id}). specforge created this file once; it is yours.
- * The default answers from the in-memory store (../store/); replace the
+ * The default answers from the store (../store/); replace the
  * bodies with your own logic, keeping each signature.
  */
 import type { NotesHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const notes: NotesHandlers = {
-  listNotes: (request) => store.notes.list(request),
-  getNote: (request) => store.notes.get(request),
+  listNotes: async (request) => store.notes.list(request),
+  getNote: async (request) => store.notes.get(request),
 };

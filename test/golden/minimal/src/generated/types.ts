@@ -366,6 +366,29 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
+    /** @description 503 SERVICE_UNAVAILABLE: A service this one depends on does not answer right now; retry after `Retry-After` seconds. */
+    ServiceUnavailableError: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "SERVICE_UNAVAILABLE",
+         *         "message": "A service this one depends on does not answer right now; retry after `Retry-After` seconds.",
+         *         "request_id": "req_0123456789abcdef"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
     /** @description Not modified: the entity tag in If-None-Match still matches. No body. */
     NotModified: {
       headers: {
@@ -479,6 +502,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getNote: {
@@ -527,6 +551,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
 }

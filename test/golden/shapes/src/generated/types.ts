@@ -527,6 +527,29 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
+    /** @description 503 SERVICE_UNAVAILABLE: A service this one depends on does not answer right now; retry after `Retry-After` seconds. */
+    ServiceUnavailableError: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "SERVICE_UNAVAILABLE",
+         *         "message": "A service this one depends on does not answer right now; retry after `Retry-After` seconds.",
+         *         "request_id": "req_0123456789abcdef"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
     /** @description Not modified: the entity tag in If-None-Match still matches. No body. */
     NotModified: {
       headers: {
@@ -625,6 +648,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   replaceSettings: {
@@ -666,6 +690,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   resetSettings: {
@@ -695,6 +720,7 @@ export interface operations {
       409: components['responses']['ConflictError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   updateSettings: {
@@ -736,6 +762,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   listTasks: {
@@ -796,6 +823,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   createTask: {
@@ -837,6 +865,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getTask: {
@@ -885,6 +914,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   replaceTask: {
@@ -924,6 +954,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   closeTask: {
@@ -962,6 +993,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getTaskSummary: {
@@ -1008,6 +1040,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   createNote: {
@@ -1050,6 +1083,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getNote: {
@@ -1098,6 +1132,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   deleteNote: {
@@ -1131,6 +1166,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   listFields: {
@@ -1192,6 +1228,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   createField: {
@@ -1236,6 +1273,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   getField: {
@@ -1285,6 +1323,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
   renderMarkdown: {
@@ -1330,6 +1369,7 @@ export interface operations {
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimitedError'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailableError'];
     };
   };
 }

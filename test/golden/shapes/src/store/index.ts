@@ -1,31 +1,51 @@
 /**
- * The store the default handlers use: one in-memory collection per resource
- * (a singleton where the resource is one object with no id).
- * specforge created this file once; it is yours.
+ * The store the default handlers use: a table per resource (see
+ * ../generated/tables.ts and migrations/), in the database DATABASE_URL
+ * names (./database.ts). specforge created this file once; it is yours.
  */
-import { MemoryCollection } from './memory.js';
-import { MemorySingleton } from './singleton.js';
+import { TABLES } from '../generated/tables.js';
+import { databaseSettingsFromEnv, openDatabase, type Database } from './database.js';
+import { SqlCollection } from './sql.js';
+import { SqlSingleton } from './sql-singleton.js';
 import type * as TasksTypes from '../generated/resources/tasks.js';
 import type * as NotesTypes from '../generated/resources/notes.js';
 import type * as FieldsTypes from '../generated/resources/fields.js';
 import type * as SettingsTypes from '../generated/resources/settings.js';
 import type * as SummaryTypes from '../generated/resources/summary.js';
 
-const tasks = new MemoryCollection<TasksTypes.Task>({
+let opened: Promise<Database> | undefined;
+
+/** The database, opened on first use. */
+export function database(): Promise<Database> {
+  opened ??= openDatabase(databaseSettingsFromEnv());
+  return opened;
+}
+
+/** Closes the database, for a graceful shutdown. */
+export async function closeDatabase(): Promise<void> {
+  const db = opened;
+  opened = undefined;
+  if (db) await (await db).destroy();
+}
+
+const tasks = new SqlCollection<TasksTypes.Task>(database, {
+  table: TABLES.tasks,
   type: 'tasks',
   shape: 'flat',
   idParam: 'task_id',
   ids: 'integer',
 });
 
-const notes = new MemoryCollection<NotesTypes.Note>({
+const notes = new SqlCollection<NotesTypes.Note>(database, {
+  table: TABLES.notes,
   type: 'notes',
   shape: 'flat',
   idParam: 'note_id',
   ids: 'uuid',
 });
 
-const fields = new MemoryCollection<FieldsTypes.Field>({
+const fields = new SqlCollection<FieldsTypes.Field>(database, {
+  table: TABLES.fields,
   type: 'fields',
   shape: 'flat',
   idParam: 'field_id',
@@ -33,11 +53,13 @@ const fields = new MemoryCollection<FieldsTypes.Field>({
   scope: ['collection'],
 });
 
-const settings = new MemorySingleton<SettingsTypes.Settings>({
+const settings = new SqlSingleton<SettingsTypes.Settings>(database, {
+  table: TABLES.settings.name,
   initial: { theme: 'light', page_size: 1 },
 });
 
-const summary = new MemorySingleton<SummaryTypes.Summary>({
+const summary = new SqlSingleton<SummaryTypes.Summary>(database, {
+  table: TABLES.summary.name,
   scope: ['task_id'],
   parent: tasks,
   initial: { words: 1 },

@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   validation: { status: 422, code: 'VALIDATION_ERROR' },
   rateLimited: { status: 429, code: 'RATE_LIMITED' },
   internal: { status: 500, code: 'INTERNAL_ERROR' },
+  unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
 } as const;
 
 export class ApiError extends Error {
@@ -118,6 +119,13 @@ export const errors = {
     new ApiError(
       ERROR_CODES.internal,
       'The service failed to answer; quote the request id when reporting it.',
+    ),
+  /** A service the request depends on does not answer (rate-limit-redis.ts, RATE_LIMIT_FAIL=closed). */
+  unavailable: (retryAfterSeconds: number) =>
+    new ApiError(
+      ERROR_CODES.unavailable,
+      `The service cannot answer right now; retry in ${retryAfterSeconds} s.`,
+      { headers: { 'Retry-After': String(retryAfterSeconds) } },
     ),
 };
 

@@ -1,6 +1,6 @@
 /**
  * Operations on the API root. specforge created this file once; it is yours.
- * The default answers from the in-memory store (../store/); replace the
+ * The default answers from the store (../store/); replace the
  * bodies with your own logic, keeping each signature.
  */
 import { ApiError } from '../generated/conventions/errors.js';

@@ -1,0 +1,63 @@
+/**
+ * The view of `src/generated/tables.ts`: each table's descriptor (what the
+ * store reads: its name, id and columns) and the TypeScript type of its rows.
+ */
+import { stringLiteral } from '../../../model/names.js';
+import type { ColumnModel, ColumnType, StorageModel } from './storage.js';
+
+export interface TablesView {
+  tables: { variable: string; descriptor: string; key: string; columns: { key: string; type: string }[] }[];
+}
+
+const TS_TYPES: Record<ColumnType, string> = {
+  uuid: 'string',
+  bigint: 'number',
+  'double precision': 'number',
+  boolean: 'boolean',
+  text: 'string',
+  jsonb: 'unknown',
+  timestamptz: 'Timestamp',
+};
+
+/** `variables`: each table's store binding (the resource's identifier), in the model's order. */
+export function tablesView(storage: StorageModel, variables: string[]): TablesView {
+  return {
+    tables: storage.tables.map((table, index) => {
+      const variable = variables[index]!;
+      if (table.kind === 'singleton')
+        return {
+          variable,
+          descriptor: JSON.stringify({ name: table.name }),
+          key: stringLiteral(table.name),
+          columns: [
+            { key: '_owner', type: 'string' },
+            { key: 'value', type: 'unknown' },
+          ],
+        };
+      const own = new Set(table.columns.map((column) => column.column));
+      const descriptor = {
+        name: table.name,
+        id: table.id,
+        owners: table.owners.map(descriptorOf),
+        columns: table.columns.map(descriptorOf),
+        search: table.search.length > 0,
+      };
+      const id = TS_TYPES[table.id];
+      return {
+        variable,
+        descriptor: JSON.stringify(descriptor),
+        key: stringLiteral(table.name),
+        columns: [
+          { key: '_seq', type: 'GeneratedAlways<number>' },
+          { key: 'id', type: table.id === 'bigint' && table.generatedId ? `Generated<${id}>` : id },
+          ...table.owners.filter((owner) => !own.has(owner.column)).map((owner) => ({ key: stringLiteral(owner.column), type: TS_TYPES[owner.type] })),
+          ...table.columns.map((column) => ({ key: stringLiteral(column.column), type: `${TS_TYPES[column.type]} | null` })),
+          { key: '_extra', type: 'unknown' },
+          ...(table.search.length > 0 ? [{ key: '_search', type: 'GeneratedAlways<string>' }] : []),
+        ],
+      };
+    }),
+  };
+}
+
+const descriptorOf = ({ field, column, type }: ColumnModel) => ({ field, column, type });

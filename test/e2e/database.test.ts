@@ -1,0 +1,239 @@
+/**
+ * The generated service on a real database: PostgreSQL (a database of this
+ * run's own, dropped after) and the embedded PGlite in a data folder. The
+ * migrations apply once and under a lock, the service refuses a database
+ * behind them, its data outlives a restart, and its own suite passes.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import pg from 'pg';
+import { ROOT, scratchDir } from '../helpers.js';
+import { compile, generateService, linkDependencies, startService } from '../service.js';
+import { acceptsConnections, databaseUrl, requireService } from '../services.js';
+import { failures, runSuite } from '../suite-run.js';
+
+const postgres = await requireService('PostgreSQL', acceptsConnections(databaseUrl(), 5432));
+const scratch = scratchDir();
+const bookshop = join(scratch.dir, 'bookshop');
+const created: string[] = [];
+
+/** A database of this run's own on the server DATABASE_URL names; its URL. */
+async function newDatabase(): Promise<string> {
+  const name = `specforge_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin((client) => client.query(`create database ${name}`));
+  created.push(name);
+  const url = new URL(databaseUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `npm run migrate` of the built project: its exit code and output. */
+function migrate(env: Record<string, string>, project = bookshop): Promise<{ code: number; output: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, ['dist/migrate.js'], { cwd: project, env: { PATH: process.env.PATH, ...env } }, (error, stdout, stderr) =>
+      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+async function request(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: { data?: { id?: string } } & Record<string, unknown> }> {
+  const response = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { authorization: 'Bearer token-1', 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : {} };
+}
+
+/** v2 of the bookshop: authors trade `bio` for `website`, and labels are new. */
+function evolve(spec: string): void {
+  for (const file of ['author.yaml', 'author-input.yaml', 'author-patch.yaml']) {
+    const path = join(spec, 'schemas', file);
+    const schema = yaml.load(readFileSync(path, 'utf8')) as { properties: Record<string, unknown>; examples?: Record<string, unknown>[] };
+    schema.properties.website = { type: 'string', maxLength: 200 };
+    delete schema.properties.bio;
+    for (const example of schema.examples ?? []) delete example.bio;
+    writeFileSync(path, yaml.dump(schema));
+  }
+  const path = join(spec, 'openapi.yaml');
+  const document = yaml.load(readFileSync(path, 'utf8')) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+  const label = { $ref: '#/components/schemas/Label' };
+  const answer = (schema: unknown) => ({ description: 'ok', content: { 'application/json': { schema } } });
+  document.components.schemas.Label = {
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: { type: 'string', format: 'uuid', readOnly: true }, name: { type: 'string', minLength: 1, maxLength: 100 } },
+  };
+  document.paths['/labels'] = {
+    get: { operationId: 'listLabels', summary: 'List labels', tags: ['labels'], responses: { '200': answer({ type: 'array', items: label }) } },
+    post: { operationId: 'createLabel', summary: 'Create a label', tags: ['labels'], requestBody: { required: true, content: { 'application/json': { schema: label } } }, responses: { '201': answer(label) } },
+  };
+  document.paths['/labels/{label_id}'] = {
+    parameters: [{ name: 'label_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+    get: { operationId: 'getLabel', summary: 'Get a label', tags: ['labels'], responses: { '200': answer(label) } },
+  };
+  writeFileSync(path, yaml.dump(document));
+}
+
+/** An author's name: the bookshop answers authors in the typed shape. */
+const nameOf = (data: unknown) => (data as { attributes?: { name?: string } } | undefined)?.attributes?.name;
+
+const SERVICE_ENV = { API_TOKENS: 'token-1:catalog:write reviews:write' };
+
+beforeAll(async () => {
+  await generateService(join(ROOT, 'examples/bookshop/openapi.yaml'), bookshop);
+  linkDependencies(bookshop);
+  expect(await compile(bookshop)).toBe('');
+});
+
+afterAll(async () => {
+  scratch.cleanup();
+  if (postgres.available) for (const name of created) await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+});
+
+postgres.describe('on PostgreSQL', () => {
+  test('migrations apply once, under a lock: two instances migrating at once both end up to date', async () => {
+    const url = await newDatabase();
+    const runs = await Promise.all([migrate({ DATABASE_URL: url }), migrate({ DATABASE_URL: url })]);
+    expect(runs.map((run) => run.code)).toEqual([0, 0]);
+    expect(runs.map((run) => run.output.trim()).sort()).toEqual(['Applied 0001_initial.sql.', 'The database is up to date.']);
+    const again = await migrate({ DATABASE_URL: url });
+    expect(again.output.trim()).toBe('The database is up to date.');
+  });
+
+  test('the service refuses a database behind its migrations, and names the command', async () => {
+    const url = await newDatabase();
+    const service = await startService(bookshop, { ...SERVICE_ENV, DATABASE_URL: url }).catch((error: Error) => error);
+    expect(service).toBeInstanceOf(Error);
+    expect((service as Error).message).toContain('0001_initial.sql not applied): run `npm run migrate` first');
+  });
+
+  test('a write on one instance is read on another; a parent with children is not deleted (409)', async () => {
+    const url = await newDatabase();
+    expect((await migrate({ DATABASE_URL: url })).code).toBe(0);
+    const [one, two] = await Promise.all([startService(bookshop, { ...SERVICE_ENV, DATABASE_URL: url }), startService(bookshop, { ...SERVICE_ENV, DATABASE_URL: url })]);
+    try {
+      const author = await request(one.baseUrl, '/authors', { method: 'POST', body: JSON.stringify({ name: 'Ursula', country: 'US' }) });
+      expect(author.status).toBe(201);
+      const id = author.body.data!.id!;
+      expect((await request(two.baseUrl, `/authors/${id}`)).status).toBe(200);
+      const book = await request(two.baseUrl, `/authors/${id}/books`, { method: 'POST', body: JSON.stringify({ title: 'Lathe', isbn: '9780000000001', genre: 'fiction', pages: 184, in_print: true }) });
+      expect(book.status).toBe(201);
+      const deleted = await request(one.baseUrl, `/authors/${id}`, { method: 'DELETE' });
+      expect([deleted.status, (deleted.body.error as { code?: string } | undefined)?.code]).toEqual([409, 'CONFLICT']);
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+    }
+  });
+
+  test('a filtered, sorted cursor page of 100,000 rows reads an index', async () => {
+    const url = await newDatabase();
+    expect((await migrate({ DATABASE_URL: url })).code).toBe(0);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(
+        `insert into authors (id, name, country, created_at) select gen_random_uuid(), 'author ' || n, (array['NO','SE','DK','FI'])[1 + n % 4], now() - n * interval '1 minute' from generate_series(1, 100000) as n`,
+      );
+      await client.query('analyze authors');
+      // The store's query for `?country=NO&sort=-created_at&limit=20` after a first page.
+      const plan = await client.query(
+        `explain select * from "authors" where "country" = $1 and (("created_at" < $2 or "created_at" is null) or ("created_at" = $2 and "_seq" > $3)) order by "created_at" desc nulls last, "_seq" asc limit 21`,
+        ['NO', new Date(Date.now() - 3_600_000).toISOString(), 100],
+      );
+      const text = plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index/);
+      expect(text).not.toMatch(/Seq Scan on authors/);
+    } finally {
+      await client.end();
+    }
+  });
+
+  test('v1 → v2 of the spec (a field added, one removed, a resource added) migrates a database holding data, and the suite passes', async () => {
+    const spec = join(scratch.dir, 'spec');
+    const project = join(scratch.dir, 'evolving');
+    cpSync(join(ROOT, 'examples/bookshop'), spec, { recursive: true, filter: (path) => !path.includes('generated') });
+    await generateService(join(spec, 'openapi.yaml'), project);
+    linkDependencies(project);
+    expect(await compile(project)).toBe('');
+    const url = await newDatabase();
+    expect((await migrate({ DATABASE_URL: url }, project)).code).toBe(0);
+    const v1 = await startService(project, { ...SERVICE_ENV, DATABASE_URL: url });
+    const author = await request(v1.baseUrl, '/authors', { method: 'POST', body: JSON.stringify({ name: 'Ursula', country: 'US', bio: 'Wrote of Earthsea.' }) });
+    await v1.stop();
+    expect(author.status).toBe(201);
+
+    evolve(spec);
+    // The store scaffold takes the new resource as the user would merge it (`specforge diff-scaffold` shows how): written afresh.
+    rmSync(join(project, 'src/store/index.ts'));
+    const output = await generateService(join(spec, 'openapi.yaml'), project, ['--force']);
+    expect(output).toContain('authors.bio is no longer in the spec');
+    const migration = readFileSync(join(project, 'migrations/0002_changes.sql'), 'utf8');
+    expect(migration).toContain('add column "website"');
+    expect(migration).toContain('-- alter table "authors" drop column "bio";');
+    expect(migration).toContain('create table "labels"');
+    expect(await compile(project)).toBe('');
+    expect((await migrate({ DATABASE_URL: url }, project)).output.trim()).toBe('Applied 0002_changes.sql.');
+    // The removed field's data is still there, until the user uncomments its drop.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const kept = await client.query('select bio from authors where id = $1', [author.body.data!.id]).finally(() => client.end());
+    expect(kept.rows).toEqual([{ bio: 'Wrote of Earthsea.' }]);
+    const v2 = await startService(project, { ...SERVICE_ENV, DATABASE_URL: url });
+    try {
+      const read = await request(v2.baseUrl, `/authors/${author.body.data!.id}`);
+      expect([read.status, nameOf(read.body.data)]).toEqual([200, 'Ursula']);
+      expect((await request(v2.baseUrl, '/labels', { method: 'POST', body: JSON.stringify({ name: 'Ace' }) })).status).toBe(201);
+    } finally {
+      await v2.stop();
+    }
+    const report = await runSuite(project, { CONFORMANCE_DATABASE_URL: url });
+    expect(failures(report)).toEqual([]);
+    expect(report.passed).toBeGreaterThan(200);
+  }, 300_000);
+
+  test("the generated suite passes against the service on PostgreSQL", async () => {
+    const url = await newDatabase();
+    expect((await migrate({ DATABASE_URL: url })).code).toBe(0);
+    const report = await runSuite(bookshop, { CONFORMANCE_DATABASE_URL: url });
+    expect(failures(report)).toEqual([]);
+    expect(report.broken).toBe(0);
+    expect(report.passed).toBeGreaterThan(200);
+  }, 200_000);
+});
+
+describe('on the embedded PGlite', () => {
+  test('without DATABASE_URL the data lives in DATA_DIR and outlives a restart', async () => {
+    const env = { ...SERVICE_ENV, DATABASE_URL: '', DATA_DIR: join(scratch.dir, 'data') };
+    expect((await migrate(env)).output.trim()).toBe('Applied 0001_initial.sql.');
+    const first = await startService(bookshop, env);
+    let id: string;
+    try {
+      const author = await request(first.baseUrl, '/authors', { method: 'POST', body: JSON.stringify({ name: 'Octavia', country: 'US' }) });
+      expect(author.status).toBe(201);
+      id = author.body.data!.id!;
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    const second = await startService(bookshop, env);
+    try {
+      const read = await request(second.baseUrl, `/authors/${id}`);
+      expect([read.status, nameOf(read.body.data)]).toEqual([200, 'Octavia']);
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+});
