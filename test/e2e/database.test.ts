@@ -5,17 +5,18 @@
  * behind them, its data outlives a restart, and its own suite passes.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import pg from 'pg';
 import { ROOT, scratchDir } from '../helpers.js';
-import { compile, generateService, linkDependencies, startService } from '../service.js';
-import { acceptsConnections, databaseUrl, requireService } from '../services.js';
+import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
+import { acceptsConnections, databaseUrl, deleteRedisKeys, pingRedis, redisUrl, requireService } from '../services.js';
 import { failures, runSuite } from '../suite-run.js';
 
 const postgres = await requireService('PostgreSQL', acceptsConnections(databaseUrl(), 5432));
+const redis = await requireService('Redis', pingRedis());
 const scratch = scratchDir();
 const bookshop = join(scratch.dir, 'bookshop');
 const created: string[] = [];
@@ -214,6 +215,91 @@ postgres.describe('on PostgreSQL', () => {
     expect(report.passed).toBeGreaterThan(200);
   }, 200_000);
 });
+
+postgres.describe('with Redis', () => redis.describe('two instances sharing PostgreSQL and Redis', () => {
+  const prefix = `specforge-e2e:${randomUUID()}:`;
+  const running: RunningService[] = [];
+
+  /** Two instances of the bookshop on a database of their own, one Redis and one cursor secret. */
+  async function twoInstances(): Promise<[RunningService, RunningService]> {
+    const url = await newDatabase();
+    expect((await migrate({ DATABASE_URL: url })).code).toBe(0);
+    const env = {
+      ...SERVICE_ENV,
+      DATABASE_URL: url,
+      REDIS_URL: redisUrl(),
+      REDIS_TIMEOUT_MS: '5000',
+      RATE_LIMIT: '100000',
+      RATE_LIMIT_KEY_PREFIX: prefix,
+      CURSOR_SECRET: 'shared-by-both',
+    };
+    const pair = await Promise.all([startService(bookshop, env), startService(bookshop, env)]);
+    running.push(...pair);
+    return pair;
+  }
+
+  const createAuthor = async (base: string, name: string) => {
+    const created = await request(base, '/authors', { method: 'POST', body: JSON.stringify({ name, country: 'GB' }) });
+    expect(created.status).toBe(201);
+    return created.body.data!.id!;
+  };
+
+  /** A walk of `/authors?sort=name` in pages of `limit`, each page from the next instance in turn: the ids and names seen. */
+  async function walk(instances: RunningService[], limit: number, onPage: () => Promise<unknown> = async () => {}) {
+    const seen: { id: string; name: string }[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 200; page++) {
+      const query: URLSearchParams = new URLSearchParams({ sort: 'name', limit: String(limit), ...(cursor ? { cursor } : {}) });
+      const [reply] = await Promise.all([request(instances[page % instances.length]!.baseUrl, `/authors?${query}`), onPage()]);
+      expect(reply.status).toBe(200);
+      for (const item of reply.body.data as unknown as { id: string }[]) seen.push({ id: item.id, name: nameOf(item)! });
+      cursor = (reply.body.pagination as { cursor: string | null }).cursor;
+      if (cursor === null) return seen;
+    }
+    throw new Error('the walk did not end');
+  }
+
+  afterAll(async () => {
+    await Promise.all(running.map((service) => service.stop()));
+    await deleteRedisKeys(prefix);
+  });
+
+  test('a cursor walk started on one instance finishes on the other, in order', async () => {
+    const [one, two] = await twoInstances();
+    const names = Array.from({ length: 12 }, (_, index) => `Author ${String(index).padStart(2, '0')}`);
+    for (const [index, name] of [...names].reverse().entries()) await createAuthor(index % 2 ? one.baseUrl : two.baseUrl, name);
+    const seen = await walk([one, two], 5);
+    expect(seen.map((item) => item.name)).toEqual(names);
+  }, 60_000);
+
+  test('a walk while both instances create items sees every earlier item once and no item twice', async () => {
+    const [one, two] = await twoInstances();
+    const name = (index: number) => `Author ${String(index).padStart(3, '0')}`;
+    // Every other name is left free: items created during the walk fall before and after its position.
+    const earlier = new Set<string>();
+    for (let index = 0; index < 40; index += 2) earlier.add(await createAuthor(index % 4 ? one.baseUrl : two.baseUrl, name(index)));
+    let next = 1;
+    const createTwo = () => Promise.all([createAuthor(one.baseUrl, name(next++ * 2 - 1)), createAuthor(two.baseUrl, name(next++ * 2 - 1))]);
+    const seen = await walk([two, one], 3, createTwo);
+    const ids = seen.map((item) => item.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...earlier].filter((id) => !ids.includes(id))).toEqual([]);
+    expect(seen.map((item) => item.name)).toEqual(seen.map((item) => item.name).sort());
+    // Some of the items created during the walk came after its position, and were seen.
+    expect(ids.length).toBeGreaterThan(earlier.size);
+  }, 60_000);
+
+  test('the rate limit counts the requests to both instances as one budget', async () => {
+    const [one, two] = await twoInstances();
+    const remaining: number[] = [];
+    for (const instance of [one, two, one, two]) {
+      const response = await fetch(`${instance.baseUrl}/authors`, { headers: { authorization: 'Bearer token-1' } });
+      expect(response.status).toBe(200);
+      remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining.slice(1).map((value, index) => remaining[index]! - value)).toEqual([1, 1, 1]);
+  }, 60_000);
+}));
 
 describe('on the embedded PGlite', () => {
   test('without DATABASE_URL the data lives in DATA_DIR and outlives a restart', async () => {
