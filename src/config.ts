@@ -73,12 +73,27 @@ const lintRules: Check = (value) => {
 const wordList: Check = (value) =>
   Array.isArray(value) && value.every((word) => typeof word === 'string' && word !== '') ? undefined : 'must be a list of words';
 
+/** `unique: [isbn, [owner, name]]`: fields, alone or together, that no two items share. */
+const uniqueFields: Check = (value) => {
+  const fieldName = (name: unknown) => typeof name === 'string' && name !== '';
+  const entryOk = (entry: unknown) => fieldName(entry) || (Array.isArray(entry) && entry.length > 0 && entry.every(fieldName));
+  return Array.isArray(value) && value.every(entryOk) ? undefined : 'must be a list of field names, or of lists of them (fields unique together)';
+};
+
+/** What a collection's path item may ask of the default store. */
+const STORE_SHAPE: Shape = {
+  unique: uniqueFields,
+  onParentDelete: oneOf('refuse', 'cascade'),
+};
+
 const OPERATION_SHAPE: Shape = {
   resourceShape: oneOf('flat', 'typed'),
   paging: { style: oneOf('cursor', 'offset'), defaultLimit: positiveInteger, maxLimit: positiveInteger },
   cacheControl: nonEmptyString,
   lint: { rules: lintRules },
 };
+
+const PATH_ITEM_SHAPE: Shape = { ...OPERATION_SHAPE, store: STORE_SHAPE };
 
 const ROOT_SHAPE: Shape = {
   ...OPERATION_SHAPE,
@@ -126,6 +141,8 @@ interface LocalExtension {
   extension: unknown;
   /** The path item's extension, for an operation's. */
   inherited: unknown;
+  /** On the path item itself, where store settings may stand, rather than on one of its operations. */
+  onPathItem: boolean;
 }
 
 /** Every `x-specforge` below the root: on path items, then on their operations. */
@@ -133,10 +150,10 @@ function localExtensions(spec: Record<string, unknown>): LocalExtension[] {
   const paths = (spec.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
   return Object.entries(paths).flatMap(([path, item]) => {
     if (!item || typeof item !== 'object') return [];
-    const onItem = item[EXTENSION] === undefined ? [] : [{ path: ['paths', path, EXTENSION], extension: item[EXTENSION], inherited: undefined }];
+    const onItem = item[EXTENSION] === undefined ? [] : [{ path: ['paths', path, EXTENSION], extension: item[EXTENSION], inherited: undefined, onPathItem: true }];
     const onOperations = HTTP_METHODS.flatMap((method) => {
       const extension = (item[method] as Record<string, unknown> | undefined)?.[EXTENSION];
-      return extension === undefined ? [] : [{ path: ['paths', path, method, EXTENSION], extension, inherited: item[EXTENSION] }];
+      return extension === undefined ? [] : [{ path: ['paths', path, method, EXTENSION], extension, inherited: item[EXTENSION], onPathItem: false }];
     });
     return [...onItem, ...onOperations];
   });
@@ -145,7 +162,12 @@ function localExtensions(spec: Record<string, unknown>): LocalExtension[] {
 /** Collects every configuration problem in the document (root, path items, operations). */
 export function validateConfig(spec: Record<string, unknown>, file?: string): Diagnostic[] {
   const root = spec[EXTENSION] === undefined ? [] : checkAgainst(spec[EXTENSION], ROOT_SHAPE, [EXTENSION], file);
-  return [...root, ...localExtensions(spec).flatMap(({ path, extension }) => checkAgainst(extension, OPERATION_SHAPE, path, file))];
+  return [
+    ...root,
+    ...localExtensions(spec).flatMap(({ path, extension, onPathItem }) =>
+      checkAgainst(extension, onPathItem ? PATH_ITEM_SHAPE : OPERATION_SHAPE, path, file),
+    ),
+  ];
 }
 
 /** The API's configuration: the root extension over the defaults. */

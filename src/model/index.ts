@@ -3,6 +3,7 @@
  * template prints from. Pure; spec order for operations and resources.
  */
 import { EXTENSION, operationConfig, type Config } from '../config.js';
+import { diagnostic, SpecforgeError, toPointer } from '../diagnostics.js';
 import { ERRORS, OWNED_ERROR_STATUSES, type ErrorKind } from '../conventions/errors.js';
 import {
   classifyOperation,
@@ -47,6 +48,7 @@ import type {
   ResourceModel,
   SecurityModel,
   SecuritySchemeModel,
+  StoreSettings,
 } from './types.js';
 
 export type * from './types.js';
@@ -67,6 +69,7 @@ export function buildModel(document: OpenApiDocument, config: Config): ApiModel 
     // A key reached by a singleton path and by a collection's (GitHub's …/configurations/defaults) is a collection.
     resource.singleton &&= resource.itemPath === undefined && !resource.operations.some((id) => kinds.get(id) === 'list' || kinds.get(id) === 'create');
   }
+  for (const resource of resources.values()) storeSettingsOf(document, resource);
   labelResources([...resources.values()]);
   nameAll({ resources: [...resources.values()], operations, hasRoot: operations.some((operation) => !resources.has(operation.resource)) });
   return {
@@ -372,6 +375,26 @@ function describeFields(document: OpenApiDocument, resource: ResourceModel, sour
   const updated = findField(fields, UPDATED_FIELDS);
   if (created) resource.createdField = created;
   if (updated) resource.updatedField = updated;
+}
+
+/** The collection path item's `x-specforge.store`, its fields checked against the resource's. */
+function storeSettingsOf(document: OpenApiDocument, resource: ResourceModel): void {
+  const path = resource.collectionPath;
+  if (path === undefined) return;
+  const extension = (document.paths?.[path] as Record<string, unknown> | undefined)?.[EXTENSION];
+  const store = (extension as { store?: { unique?: (string | string[])[]; onParentDelete?: StoreSettings['onParentDelete'] } } | undefined)?.store;
+  if (!store) return;
+  const unique = (store.unique ?? []).map((entry) => (Array.isArray(entry) ? entry : [entry]));
+  const fields = new Set(resource.fields.map((field) => field.name).filter((name) => name !== 'id'));
+  const unknown = unique.flat().filter((name) => !fields.has(name));
+  if (unknown.length > 0) {
+    throw new SpecforgeError([
+      diagnostic('CONFIG_INVALID_VALUE', `store.unique names ${unknown.map((name) => JSON.stringify(name)).join(', ')}, not a field of ${resource.name} (its fields: ${[...fields].join(', ') || 'none'})`, {
+        pointer: toPointer(['paths', path, EXTENSION, 'store', 'unique']),
+      }),
+    ]);
+  }
+  resource.store = { unique, onParentDelete: store.onParentDelete ?? 'refuse' };
 }
 
 /** `books` where that is unique; `authors-books` where two resources end in `books`. */

@@ -140,4 +140,13 @@ export interface ResourceModel {
   createdField?: string;
   updatedField?: string;
   operations: string[];
+  /** What its collection's path item asks of the default store (`x-specforge.store`). */
+  store?: StoreSettings;
+}
+
+export interface StoreSettings {
+  /** Fields, alone or together, that no two items (under one parent) share: a write that would is 409. */
+  unique: string[][];
+  /** Deleting a parent that has items: refused (409) or the items go with it. */
+  onParentDelete: 'refuse' | 'cascade';
 }

@@ -44,8 +44,10 @@ const collection = shape(
     search: listOf(string),
     primaryKey: listOf(string),
     unique: listOf(listOf(string)),
-    foreignKey: shape({ columns: listOf(string), table: string, references: listOf(string) }),
-    indexes: listOf(shape({ name: string, columns: listOf(string), trigram: boolean }, ['trigram'])),
+    foreignKey: shape({ columns: listOf(string), table: string, references: listOf(string), cascade: boolean }, ['cascade']),
+    indexes: listOf(
+      shape({ name: string, columns: listOf(string), trigram: boolean, descending: string, unique: shape({ fields: listOf(string) }) }, ['trigram', 'descending', 'unique']),
+    ),
   },
   ['foreignKey'],
 );

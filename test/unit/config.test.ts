@@ -151,6 +151,15 @@ describe('config validation', () => {
     expect(problem).toMatchObject({ code: 'CONFIG_UNKNOWN_KEY', pointer: '#/paths/~1books/get/x-specforge/bodyLimit' });
   });
 
+  test('store settings stand on a path item; on an operation they are unknown', () => {
+    const good = spec(undefined, { paths: { '/books': { 'x-specforge': { store: { unique: ['isbn', ['owner', 'name']], onParentDelete: 'cascade' } } } } });
+    expect(validateConfig(good)).toEqual([]);
+    const onOperation = spec(undefined, { paths: { '/books': { post: { responses: {}, 'x-specforge': { store: { unique: ['isbn'] } } } } } });
+    expect(validateConfig(onOperation)).toEqual([expect.objectContaining({ code: 'CONFIG_UNKNOWN_KEY', pointer: '#/paths/~1books/post/x-specforge/store' })]);
+    const bad = spec(undefined, { paths: { '/books': { 'x-specforge': { store: { unique: 'isbn', onParentDelete: 'nullify' } } } } });
+    expect(validateConfig(bad).map((problem) => problem.pointer)).toEqual(['#/paths/~1books/x-specforge/store/unique', '#/paths/~1books/x-specforge/store/onParentDelete']);
+  });
+
   test('a path-item extension is validated too', () => {
     const document = spec(undefined, { paths: { '/books': { 'x-specforge': { paging: { style: 'pages' } } } } });
     const [problem] = diagnosticsOf(() => resolveConfig(document));

@@ -4,6 +4,7 @@ import { initialMigration, migrationBetween, nextMigration, sqlIdentifier } from
 import { parseStorageModel } from '../../src/write/storage-record.js';
 import { storageModelOf, type CollectionTable, type StorageModel } from '../../src/render/targets/server/storage.js';
 import { serverView } from '../../src/render/targets/server/view.js';
+import { diagnosticsOf } from '../helpers.js';
 import { mergedModel } from '../model.js';
 
 import { body, idParam, ok, ref } from '../openapi-parts.js';
@@ -113,6 +114,35 @@ describe('migrations between storage models', () => {
     const migration = migrationBetween(v1, v2)!;
     expect(migration.sql).toContain('-- alter table "authors_books" alter column "title" type bigint');
     expect(migration.warnings).toHaveLength(1);
+  });
+
+  test('store settings: a unique index added within the parent, and the foreign key remade to cascade', () => {
+    const v2 = storageOf((_schemas, paths) => (paths!['/authors/{author_id}/books']!['x-specforge'] = { store: { unique: ['title', ['page count', 'tags']], onParentDelete: 'cascade' } }));
+    const migration = migrationBetween(v1, v2)!;
+    expect(migration.sql).toContain('create unique index "authors_books_title_unique_idx" on "authors_books" ("author_id", "title");');
+    expect(migration.sql).toContain('create unique index "authors_books_page_count_tags_unique_idx" on "authors_books" ("author_id", "page_count", "tags");');
+    expect(migration.sql).toContain('alter table "authors_books" drop constraint if exists "authors_books_author_id_fkey";');
+    expect(migration.sql).toContain('alter table "authors_books" add foreign key ("author_id") references "authors" ("id") on delete cascade;');
+    expect(migration.warnings).toEqual([]);
+    expect(initialMigration(v2)).toContain('foreign key ("author_id") references "authors" ("id") on delete cascade');
+  });
+
+  test('store settings that name no field of the resource: CONFIG_INVALID_VALUE at the setting', () => {
+    const problems = diagnosticsOf(() => storageOf((_schemas, paths) => (paths!['/authors/{author_id}/books']!['x-specforge'] = { store: { unique: ['isbn'] } })));
+    expect(problems).toEqual([expect.objectContaining({ code: 'CONFIG_INVALID_VALUE', pointer: '#/paths/~1authors~1{author_id}~1books/x-specforge/store/unique' })]);
+    expect(problems[0]!.message).toContain('"isbn", not a field of books');
+  });
+
+  test('a sortable field is indexed both ways, missing values last; an owner column is not indexed again', () => {
+    const books = table(v1, 'authors_books');
+    expect(books.indexes.map((index) => [index.name, index.columns.join(), index.descending])).toEqual(
+      expect.arrayContaining([
+        ['authors_books_title_idx', 'author_id,title,_seq', undefined],
+        ['authors_books_title_desc_idx', 'author_id,title,_seq', 'title'],
+      ]),
+    );
+    expect(books.indexes.filter((index) => index.columns.filter((column) => column === 'author_id').length > 1)).toEqual([]);
+    expect(initialMigration(v1)).toContain('("author_id", "title" desc nulls last, "_seq")');
   });
 
   test('a resource added: its table created; one removed: its drop commented out', () => {

@@ -15,10 +15,15 @@ create table "authors" (
   primary key ("id")
 );
 create index "authors_name_idx" on "authors" ("name", "_seq");
+create index "authors_name_desc_idx" on "authors" ("name" desc nulls last, "_seq");
 create index "authors_bio_idx" on "authors" ("bio", "_seq");
+create index "authors_bio_desc_idx" on "authors" ("bio" desc nulls last, "_seq");
 create index "authors_country_idx" on "authors" ("country", "_seq");
+create index "authors_country_desc_idx" on "authors" ("country" desc nulls last, "_seq");
 create index "authors_created_at_idx" on "authors" ("created_at", "_seq");
+create index "authors_created_at_desc_idx" on "authors" ("created_at" desc nulls last, "_seq");
 create index "authors_updated_at_idx" on "authors" ("updated_at", "_seq");
+create index "authors_updated_at_desc_idx" on "authors" ("updated_at" desc nulls last, "_seq");
 create index "authors_search_idx" on "authors" using gin ("_search" gin_trgm_ops);
 
 -- reviews
@@ -34,9 +39,13 @@ create table "reviews" (
   primary key ("id")
 );
 create index "reviews_book_id_idx" on "reviews" ("book_id", "_seq");
+create index "reviews_book_id_desc_idx" on "reviews" ("book_id" desc nulls last, "_seq");
 create index "reviews_rating_idx" on "reviews" ("rating", "_seq");
+create index "reviews_rating_desc_idx" on "reviews" ("rating" desc nulls last, "_seq");
 create index "reviews_body_idx" on "reviews" ("body", "_seq");
+create index "reviews_body_desc_idx" on "reviews" ("body" desc nulls last, "_seq");
 create index "reviews_created_at_idx" on "reviews" ("created_at", "_seq");
+create index "reviews_created_at_desc_idx" on "reviews" ("created_at" desc nulls last, "_seq");
 create index "reviews_search_idx" on "reviews" using gin ("_search" gin_trgm_ops);
 
 -- genres
@@ -49,6 +58,7 @@ create table "genres" (
   primary key ("id")
 );
 create index "genres_name_idx" on "genres" ("name", "_seq");
+create index "genres_name_desc_idx" on "genres" ("name" desc nulls last, "_seq");
 create index "genres_search_idx" on "genres" using gin ("_search" gin_trgm_ops);
 
 -- authors/books
@@ -71,13 +81,20 @@ create table "authors_books" (
   foreign key ("author_id") references "authors" ("id")
 );
 create index "authors_books_owner_idx" on "authors_books" ("author_id", "_seq");
-create index "authors_books_author_id_idx" on "authors_books" ("author_id", "author_id", "_seq");
 create index "authors_books_title_idx" on "authors_books" ("author_id", "title", "_seq");
+create index "authors_books_title_desc_idx" on "authors_books" ("author_id", "title" desc nulls last, "_seq");
 create index "authors_books_isbn_idx" on "authors_books" ("author_id", "isbn", "_seq");
+create index "authors_books_isbn_desc_idx" on "authors_books" ("author_id", "isbn" desc nulls last, "_seq");
 create index "authors_books_genre_idx" on "authors_books" ("author_id", "genre", "_seq");
+create index "authors_books_genre_desc_idx" on "authors_books" ("author_id", "genre" desc nulls last, "_seq");
 create index "authors_books_pages_idx" on "authors_books" ("author_id", "pages", "_seq");
+create index "authors_books_pages_desc_idx" on "authors_books" ("author_id", "pages" desc nulls last, "_seq");
 create index "authors_books_published_on_idx" on "authors_books" ("author_id", "published_on", "_seq");
+create index "authors_books_published_on_desc_idx" on "authors_books" ("author_id", "published_on" desc nulls last, "_seq");
 create index "authors_books_in_print_idx" on "authors_books" ("author_id", "in_print", "_seq");
+create index "authors_books_in_print_desc_idx" on "authors_books" ("author_id", "in_print" desc nulls last, "_seq");
 create index "authors_books_created_at_idx" on "authors_books" ("author_id", "created_at", "_seq");
+create index "authors_books_created_at_desc_idx" on "authors_books" ("author_id", "created_at" desc nulls last, "_seq");
 create index "authors_books_updated_at_idx" on "authors_books" ("author_id", "updated_at", "_seq");
+create index "authors_books_updated_at_desc_idx" on "authors_books" ("author_id", "updated_at" desc nulls last, "_seq");
 create index "authors_books_search_idx" on "authors_books" using gin ("_search" gin_trgm_ops);

@@ -4,7 +4,7 @@
  * (dropping a table or column, retyping one) are written commented out,
  * with a warning: no data goes until the user says so by editing the file.
  */
-import type { CollectionTable, ColumnModel, IndexModel, StorageModel, TableModel } from './storage.js';
+import type { CollectionTable, ColumnModel, ForeignKeyModel, IndexModel, StorageModel, TableModel } from './storage.js';
 
 /** A name as SQL reads it: double-quoted, quotes doubled. */
 export function sqlIdentifier(name: string): string {
@@ -76,6 +76,10 @@ function changedTable(old: CollectionTable, table: CollectionTable, warnings: st
       warnings.push(`${table.name}.${column.column} is no longer in the spec: its data stays until you uncomment its drop in the migration.`);
       lines.push(commented(`${alter} drop column ${q(column.column)};`));
     }
+  if (!sameForeignKey(old.foreignKey, table.foreignKey)) {
+    if (old.foreignKey) lines.push(`${alter} drop constraint if exists ${q(foreignKeyName(table.name, old.foreignKey))};`);
+    if (table.foreignKey) lines.push(`${alter} add ${foreignKeyDefinition(table.foreignKey)};`);
+  }
   const searchChanged = old.search.join() !== table.search.join();
   if (searchChanged) {
     // Dropping the column drops its index too: the index is made again below.
@@ -95,7 +99,11 @@ function changedTable(old: CollectionTable, table: CollectionTable, warnings: st
   return lines;
 }
 
-const sameIndex = (a: IndexModel, b: IndexModel) => a.columns.join() === b.columns.join() && Boolean(a.trigram) === Boolean(b.trigram);
+const sameIndex = (a: IndexModel, b: IndexModel) =>
+  a.columns.join() === b.columns.join() &&
+  Boolean(a.trigram) === Boolean(b.trigram) &&
+  a.descending === b.descending &&
+  Boolean(a.unique) === Boolean(b.unique);
 
 function createTable(table: TableModel): string[] {
   if (table.kind === 'singleton')
@@ -116,9 +124,7 @@ function createTable(table: TableModel): string[] {
     ...(table.search.length > 0 ? [searchColumn(table.search)] : []),
     `primary key (${table.primaryKey.map(q).join(', ')})`,
     ...table.unique.map((columns) => `unique (${columns.map(q).join(', ')})`),
-    ...(table.foreignKey
-      ? [`foreign key (${table.foreignKey.columns.map(q).join(', ')}) references ${q(table.foreignKey.table)} (${table.foreignKey.references.map(q).join(', ')})`]
-      : []),
+    ...(table.foreignKey ? [foreignKeyDefinition(table.foreignKey)] : []),
   ];
   return [
     `-- ${table.resource}`,
@@ -127,6 +133,29 @@ function createTable(table: TableModel): string[] {
     ');',
     ...table.indexes.map((index) => createIndex(table.name, index)),
   ];
+}
+
+const sameForeignKey = (a: ForeignKeyModel | undefined, b: ForeignKeyModel | undefined) =>
+  a === undefined || b === undefined
+    ? a === b
+    : a.table === b.table && a.columns.join() === b.columns.join() && a.references.join() === b.references.join() && Boolean(a.cascade) === Boolean(b.cascade);
+
+/**
+ * The name PostgreSQL gave the table's foreign key (`<table>_<columns>_fkey`,
+ * the longer part shortened until it fits 63 bytes): the tables create it unnamed.
+ */
+export function foreignKeyName(table: string, key: ForeignKeyModel): string {
+  let [name, columns] = [table, key.columns.join('_')];
+  while (Buffer.byteLength(`${name}_${columns}_fkey`) > 63) {
+    if (name.length > columns.length) name = name.slice(0, -1);
+    else columns = columns.slice(0, -1);
+  }
+  return `${name}_${columns}_fkey`;
+}
+
+function foreignKeyDefinition(key: ForeignKeyModel): string {
+  const references = `references ${q(key.table)} (${key.references.map(q).join(', ')})${key.cascade ? ' on delete cascade' : ''}`;
+  return `foreign key (${key.columns.map(q).join(', ')}) ${references}`;
 }
 
 function columnDefinition(column: ColumnModel): string {
@@ -145,9 +174,9 @@ function searchColumn(columns: string[]): string {
 }
 
 function createIndex(table: string, index: IndexModel): string {
-  return index.trigram
-    ? `create index ${q(index.name)} on ${q(table)} using gin (${index.columns.map(q).join(', ')} gin_trgm_ops);`
-    : `create index ${q(index.name)} on ${q(table)} (${index.columns.map(q).join(', ')});`;
+  if (index.trigram) return `create index ${q(index.name)} on ${q(table)} using gin (${index.columns.map(q).join(', ')} gin_trgm_ops);`;
+  const columns = index.columns.map((column) => (column === index.descending ? `${q(column)} desc nulls last` : q(column)));
+  return `create ${index.unique ? 'unique index' : 'index'} ${q(index.name)} on ${q(table)} (${columns.join(', ')});`;
 }
 
 function commented(line: string): string {

@@ -22,12 +22,18 @@ export interface IndexModel {
   columns: string[];
   /** A trigram index (for `search`) rather than a B-tree. */
   trigram?: boolean;
+  /** The column kept in descending order (missing values last), for a sort by it in that direction. */
+  descending?: string;
+  /** No two rows share its columns' values (`x-specforge.store.unique`): a write that would is 409. */
+  unique?: { fields: string[] };
 }
 
 export interface ForeignKeyModel {
   columns: string[];
   table: string;
   references: string[];
+  /** Deleting the parent deletes its items (`onParentDelete: cascade`), rather than being refused. */
+  cascade?: boolean;
 }
 
 export interface CollectionTable {
@@ -112,23 +118,34 @@ function collectionTable(resource: ResourceModel, collection: CollectionView, pa
   const ownerColumns = owners.map((owner) => owner.column);
   const primaryKey = collection.keyField ? [...ownerColumns, 'id'] : ['id'];
   const unique = ownerColumns.length > 0 && !collection.keyField ? [[...ownerColumns, 'id']] : [];
-  const index = (suffix: string, indexed: string[], trigram?: boolean): IndexModel => ({
+  const index = (suffix: string, indexed: string[], options: Omit<IndexModel, 'name' | 'columns'> = {}): IndexModel => ({
     name: relationNames.claim(sqlName(`${name}_${suffix}_idx`, 'index')),
     columns: indexed,
-    ...(trigram ? { trigram } : {}),
+    ...options,
   });
   const columnOf = (field: string) => columns.find((column) => column.field === field)!.column;
-  const sortable = fields.filter((field) => field.sortable || field.name === collection.createdField).map((field) => columnOf(field.name));
-  const filterable = fields.filter((field) => field.filterable && !field.sortable).map((field) => columnOf(field.name));
+  // An owner column is constant within a list: the owner index serves it.
+  const ownColumns = (kept: (field: FieldModel) => boolean) =>
+    fields.filter(kept).map((field) => columnOf(field.name)).filter((column) => !ownerColumns.includes(column));
+  const sortable = ownColumns((field) => field.sortable || field.name === collection.createdField);
+  const filterable = ownColumns((field) => field.filterable && !field.sortable);
   // Any string of the item: in a text column, inside a jsonb one (a oneOf of string and object), or kept in `_extra`.
   const search = columns.filter((column) => column.type === 'text' || column.type === 'jsonb').map((column) => column.column);
   const indexes = [
     ...(ownerColumns.length > 0 ? [index('owner', [...ownerColumns, '_seq'])] : []),
-    ...sortable.map((column) => index(column, [...ownerColumns, column, '_seq'])),
+    // A page sorted by one field, either way (missing values last, then insertion order), reads its index in order.
+    ...sortable.flatMap((column) => [
+      index(column, [...ownerColumns, column, '_seq']),
+      index(`${column}_desc`, [...ownerColumns, column, '_seq'], { descending: column }),
+    ]),
     ...filterable.map((column) => index(column, [...ownerColumns, column])),
-    ...(search.length > 0 ? [index('search', ['_search'], true)] : []),
+    ...(search.length > 0 ? [index('search', ['_search'], { trigram: true })] : []),
+    // Unique within the parent: the same name may stand under two parents.
+    ...(resource.store?.unique ?? []).map((unique) =>
+      index(`${unique.join('_')}_unique`, [...ownerColumns, ...unique.map(columnOf)], { unique: { fields: unique } }),
+    ),
   ];
-  const foreignKey = parent && foreignKeyOf(collection, parent, ownerColumns);
+  const foreignKey = parent && foreignKeyOf(collection, parent, ownerColumns, resource.store?.onParentDelete === 'cascade');
   return {
     kind: 'collection',
     name,
@@ -182,11 +199,11 @@ function referencedColumns(collection: CollectionView, parent: CollectionTable):
  * Items under a parent reference it: deleting a parent that still has items
  * is refused (409). Only where the columns referenced are a key of the parent.
  */
-function foreignKeyOf(collection: CollectionView, parent: CollectionTable, ownerColumns: string[]): ForeignKeyModel | undefined {
+function foreignKeyOf(collection: CollectionView, parent: CollectionTable, ownerColumns: string[], cascade: boolean): ForeignKeyModel | undefined {
   const referenced = referencedColumns(collection, parent).map((column) => column.column);
   const keys = [parent.primaryKey, ...parent.unique];
   if (!keys.some((key) => sameColumns(key, referenced))) return undefined;
-  return { columns: ownerColumns.slice(0, referenced.length), table: parent.name, references: referenced };
+  return { columns: ownerColumns.slice(0, referenced.length), table: parent.name, references: referenced, ...(cascade ? { cascade } : {}) };
 }
 
 const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((column, index) => column === b[index]);

@@ -3,7 +3,7 @@
  * store reads: its name, id and columns) and the TypeScript type of its rows.
  */
 import { stringLiteral } from '../../../model/names.js';
-import type { ColumnModel, ColumnType, StorageModel } from './storage.js';
+import type { CollectionTable, ColumnModel, ColumnType, StorageModel } from './storage.js';
 
 export interface TablesView {
   tables: { variable: string; descriptor: string; key: string; columns: { key: string; type: string }[] }[];
@@ -41,6 +41,7 @@ export function tablesView(storage: StorageModel, variables: string[]): TablesVi
         owners: table.owners.map(descriptorOf),
         columns: table.columns.map(descriptorOf),
         search: table.search.length > 0,
+        ...uniqueOf(table),
       };
       const id = TS_TYPES[table.id];
       return {
@@ -61,3 +62,9 @@ export function tablesView(storage: StorageModel, variables: string[]): TablesVi
 }
 
 const descriptorOf = ({ field, column, type }: ColumnModel) => ({ field, column, type });
+
+/** The unique indexes the spec asks for, by name: a write that breaks one is told which fields. */
+function uniqueOf(table: CollectionTable): { unique?: { index: string; fields: string[] }[] } {
+  const unique = table.indexes.flatMap((index) => (index.unique ? [{ index: index.name, fields: index.unique.fields }] : []));
+  return unique.length > 0 ? { unique } : {};
+}

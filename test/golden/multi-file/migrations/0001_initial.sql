@@ -12,4 +12,5 @@ create table "notes" (
   primary key ("id")
 );
 create index "notes_text_idx" on "notes" ("text", "_seq");
+create index "notes_text_desc_idx" on "notes" ("text" desc nulls last, "_seq");
 create index "notes_search_idx" on "notes" using gin ("_search" gin_trgm_ops);

@@ -12,7 +12,9 @@ create table "tasks" (
   primary key ("id")
 );
 create index "tasks_title_idx" on "tasks" ("title", "_seq");
+create index "tasks_title_desc_idx" on "tasks" ("title" desc nulls last, "_seq");
 create index "tasks_done_idx" on "tasks" ("done", "_seq");
+create index "tasks_done_desc_idx" on "tasks" ("done" desc nulls last, "_seq");
 create index "tasks_search_idx" on "tasks" using gin ("_search" gin_trgm_ops);
 
 -- notes
@@ -25,6 +27,7 @@ create table "notes" (
   primary key ("id")
 );
 create index "notes_text_idx" on "notes" ("text", "_seq");
+create index "notes_text_desc_idx" on "notes" ("text" desc nulls last, "_seq");
 create index "notes_search_idx" on "notes" using gin ("_search" gin_trgm_ops);
 
 -- fields
@@ -40,6 +43,7 @@ create table "fields" (
 );
 create index "fields_owner_idx" on "fields" ("_collection", "_seq");
 create index "fields_name_idx" on "fields" ("_collection", "name", "_seq");
+create index "fields_name_desc_idx" on "fields" ("_collection", "name" desc nulls last, "_seq");
 create index "fields_search_idx" on "fields" using gin ("_search" gin_trgm_ops);
 
 -- settings: one value per owner (null once deleted).

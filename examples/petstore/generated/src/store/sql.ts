@@ -35,6 +35,8 @@ export interface Table {
   columns: Column[];
   /** Whether it has the `_search` column that `search` matches. */
   search: boolean;
+  /** Unique indexes the spec asks for (`x-specforge.store.unique`), with the fields each keeps unique. */
+  unique?: { index: string; fields: string[] }[];
 }
 
 /** Columns of the store's own, beside the fields': `_` names no field column takes. */
@@ -196,7 +198,7 @@ export class SqlCollection<Item> {
       const inserted = await this.insert(row);
       return this.present<Out>(inserted);
     } catch (error) {
-      throw conflictOf(error, `An item named ${JSON.stringify(itemId)} exists already.`);
+      throw this.conflictOf(error, `An item named ${JSON.stringify(itemId)} exists already.`);
     }
   }
 
@@ -303,9 +305,11 @@ export class SqlCollection<Item> {
     assignments.push(sql`${id(EXTRA)} = ${next[EXTRA] ?? null}`);
     const db = await this.db();
     const updated =
-      await sql<Row>`update ${id(this.table.name)} set ${sql.join(assignments)} where ${id(SEQ)} = ${row[SEQ]} returning *`.execute(
-        db,
-      );
+      await sql<Row>`update ${id(this.table.name)} set ${sql.join(assignments)} where ${id(SEQ)} = ${row[SEQ]} returning *`
+        .execute(db)
+        .catch((error: unknown) => {
+          throw this.conflictOf(error, 'The item conflicts with another.');
+        });
     const written = updated.rows[0];
     return written && this.present<Out>(written);
   }
@@ -317,8 +321,22 @@ export class SqlCollection<Item> {
         await sql`delete from ${id(this.table.name)} where ${id(SEQ)} = ${row[SEQ]}`.execute(db);
       return Number(deleted.numAffectedRows ?? 0) > 0;
     } catch (error) {
-      throw conflictOf(error, 'The item has items under it: delete those first.');
+      throw this.conflictOf(error, 'The item has items under it: delete those first.');
     }
+  }
+
+  /** A broken key as 409 CONFLICT: a unique index the spec asks for names its fields. */
+  private conflictOf(error: unknown, message: string): unknown {
+    const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+    if (code !== '23505' && code !== '23503') return error;
+    const unique = this.table.unique?.find((index) => index.index === constraint);
+    if (!unique) return errors.conflict(message);
+    const fields = unique.fields.join(', ');
+    const said = `Another item has the same ${fields}.`;
+    return errors.conflict(
+      said,
+      unique.fields.map((field) => ({ field: `body.${field}`, code: 'CONFLICT', message: said })),
+    );
   }
 
   /**
@@ -546,11 +564,6 @@ function likePattern(text: string): string {
 }
 
 /** PostgreSQL's unique and foreign-key violations as the conventions' 409; anything else as it was. */
-function conflictOf(error: unknown, message: string): unknown {
-  const code = (error as { code?: unknown }).code;
-  return code === '23505' || code === '23503' ? errors.conflict(message) : error;
-}
-
 function pick(row: Row, fields: string[]): Row {
   return Object.fromEntries(
     fields.filter((field) => field in row).map((field) => [field, row[field]]),

@@ -89,7 +89,8 @@ export const errors = {
       headers: { Allow: allowed.join(', ') },
     }),
   notAcceptable: (message: string) => new ApiError(ERROR_CODES.notAcceptable, message),
-  conflict: (message: string) => new ApiError(ERROR_CODES.conflict, message),
+  conflict: (message: string, details?: ErrorDetail[]) =>
+    new ApiError(ERROR_CODES.conflict, message, details ? { details } : {}),
   payloadTooLarge: (limit: number) =>
     new ApiError(ERROR_CODES.payloadTooLarge, `The request body is larger than ${limit} bytes.`),
   /** A body within the byte limit whose structure is past the service's bounds (body.ts). */

@@ -12,5 +12,7 @@ create table "notes" (
   primary key ("id")
 );
 create index "notes_text_idx" on "notes" ("text", "_seq");
+create index "notes_text_desc_idx" on "notes" ("text" desc nulls last, "_seq");
 create index "notes_archived_at_idx" on "notes" ("archived_at", "_seq");
+create index "notes_archived_at_desc_idx" on "notes" ("archived_at" desc nulls last, "_seq");
 create index "notes_search_idx" on "notes" using gin ("_search" gin_trgm_ops);
