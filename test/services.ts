@@ -4,8 +4,12 @@
  * under CI=true they fail instead, since the CI machine must provide it
  * (.ci/run starts it) and a skipped test there would hide a gap.
  */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { createClient, type RedisClientType } from '@redis/client';
+import pg from 'pg';
 
 export function redisUrl(): string {
   return process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -80,4 +84,49 @@ export function deleteRedisKeys(prefix: string): Promise<void> {
     const keys = await client.keys(`${prefix}*`);
     if (keys.length > 0) await client.del(keys);
   });
+}
+
+/** `work` with a client of its own on the server DATABASE_URL names (or `url`), closed after. */
+export async function withDatabase<T>(work: (client: pg.Client) => Promise<T>, url = databaseUrl()): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Databases of a test file's own on the PostgreSQL server, each created
+ * empty; `dropAll` drops them (after the file's tests).
+ */
+export function testDatabases(): { create(): Promise<string>; dropAll(): Promise<void> } {
+  const created: string[] = [];
+  return {
+    async create() {
+      const name = `specforge_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+      await withDatabase((client) => client.query(`create database ${name}`));
+      created.push(name);
+      const url = new URL(databaseUrl());
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    async dropAll() {
+      for (const name of created.splice(0)) await withDatabase((client) => client.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
+
+/**
+ * Applies a generated project's migrations/*.sql in order, as plain SQL: for
+ * tests that run the suite in-process, which build nothing (`npm run
+ * migrate`, with its lock and bookkeeping, is tested on its own).
+ */
+export function applyMigrationFiles(project: string, url: string): Promise<void> {
+  const folder = join(project, 'migrations');
+  const files = readdirSync(folder).filter((file) => file.endsWith('.sql')).sort();
+  return withDatabase(async (client) => {
+    for (const file of files) await client.query(readFileSync(join(folder, file), 'utf8'));
+  }, url);
 }

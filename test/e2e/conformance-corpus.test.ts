@@ -4,12 +4,15 @@
  * each), the generated service passes its own suite in-process, every file
  * runs, and nothing is skipped but for the reasons stated here per spec. The
  * sampler in particular must build a valid body for every keyword the specs
- * use: no "cannot build a valid … body" is allowed anywhere.
+ * use: no "cannot build a valid … body" is allowed anywhere. Each spec's
+ * suite runs on the embedded PGlite and again on PostgreSQL (a database of
+ * its own), where the store's SQL meets the real server.
  */
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FIXTURES, scratchDir } from '../helpers.js';
 import { generateService, linkDependencies } from '../service.js';
+import { acceptsConnections, applyMigrationFiles, databaseUrl, requireService, testDatabases } from '../services.js';
 import { runSuite, type SuiteReport } from '../suite-run.js';
 
 const CORPUS = join(FIXTURES, 'conformance/corpus');
@@ -25,8 +28,13 @@ const specs = readdirSync(CORPUS)
   .map((file) => basename(file, '.yaml'))
   .sort();
 
+const postgres = await requireService('PostgreSQL', acceptsConnections(databaseUrl(), 5432));
+const databases = testDatabases();
 const scratch = scratchDir();
+/** Each spec's report on each database (PostgreSQL where the server answers). */
 const results = new Map<string, SuiteReport | Error>();
+const key = (spec: string, database: Database) => `${spec} on ${database}`;
+type Database = 'PGlite' | 'PostgreSQL';
 let seconds = 0;
 
 beforeAll(async () => {
@@ -37,12 +45,13 @@ beforeAll(async () => {
     [1, 2].map(async () => {
       for (let spec = queue.shift(); spec; spec = queue.shift()) {
         const project = join(scratch.dir, spec);
-        try {
-          await generateService(join(CORPUS, `${spec}.yaml`), project);
-          linkDependencies(project);
-          results.set(spec, await runSuite(project));
-        } catch (error) {
-          results.set(spec, error as Error); // fails this spec's test only
+        // An error fails that spec's tests only.
+        const generated = generateService(join(CORPUS, `${spec}.yaml`), project).then(() => linkDependencies(project));
+        const report = (run: () => Promise<SuiteReport>) => generated.then(run).catch((error: Error) => error);
+        results.set(key(spec, 'PGlite'), await report(() => runSuite(project)));
+        if (postgres.available) {
+          const url = await databases.create();
+          results.set(key(spec, 'PostgreSQL'), await report(async () => (await applyMigrationFiles(project, url), runSuite(project, { CONFORMANCE_DATABASE_URL: url }))));
         }
       }
     }),
@@ -50,7 +59,8 @@ beforeAll(async () => {
   seconds = (Date.now() - started) / 1000;
 }, 600_000);
 
-afterAll(() => {
+afterAll(async () => {
+  if (postgres.available) await databases.dropAll();
   console.log(`corpus: ${specs.length} specs in ${seconds.toFixed(1)} s\n${[...results].map(([spec, report]) => summaryOf(spec, report)).join('\n')}`);
   scratch.cleanup();
 });
@@ -71,12 +81,18 @@ test('the corpus holds at least 15 specs', () => {
   expect(specs.length).toBeGreaterThanOrEqual(15);
 });
 
-test.each(specs)('%s: every check passes, every file runs, no skip but the allowed', (spec) => {
-  const report = results.get(spec)!;
+function expectConforms(spec: string, database: Database): void {
+  const report = results.get(key(spec, database))!;
   if (report instanceof Error) throw report;
   expect(report.tests.filter((test) => test.status === 'failed').map((test) => `${test.name}\n    ${test.failure.split('\n')[0]}`)).toEqual([]);
   expect(report.broken).toBe(0);
   expect(report.passed).toBeGreaterThan(20);
   const allowed = ALLOWED_SKIPS[spec] ?? [];
   expect(skipReasons(report).filter((reason) => !allowed.some((pattern) => pattern.test(reason)))).toEqual([]);
+}
+
+test.each(specs)('%s on PGlite: every check passes, every file runs, no skip but the allowed', (spec) => expectConforms(spec, 'PGlite'));
+
+postgres.describe('on PostgreSQL', () => {
+  test.each(specs)('%s: every check passes, every file runs, no skip but the allowed', (spec) => expectConforms(spec, 'PostgreSQL'));
 });

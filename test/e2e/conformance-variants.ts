@@ -40,7 +40,7 @@ const ROUTER = 'src/generated/conventions/router.ts';
 const VALIDATION = 'src/generated/conventions/validation.ts';
 const SQL = 'src/store/sql.ts';
 const SINGLETON = 'src/store/sql-singleton.ts';
-const STORE = 'src/store/index.ts';
+const STORE = 'src/generated/store.ts';
 
 const patch = (file: string, find: string, replace: string): Patch => ({ file, find, replace });
 

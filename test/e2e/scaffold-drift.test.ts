@@ -1,7 +1,7 @@
 /**
  * Scaffold drift through the real CLI: a spec change that changes what a
- * scaffold would contain (the item path's id renamed, so the store's
- * idParam) is listed after each run until accepted, `diff-scaffold` prints
+ * scaffold would contain (the item path's id renamed, so the handler file's
+ * heading) is listed after each run until accepted, `diff-scaffold` prints
  * a patch the user can apply to their own edited file, and no manifest or
  * link planted in the output makes it read or write outside --out.
  */
@@ -16,22 +16,22 @@ beforeEach(() => {
 });
 afterEach(() => work.cleanup());
 
-const STORE = 'src/store/index.ts';
+const HANDLERS = 'src/handlers/pets.ts';
 
 /** A private copy of the petstore example, generated once. */
-async function petstore(): Promise<{ spec: string; out: string; store: string }> {
+async function petstore(): Promise<{ spec: string; out: string; handlers: string }> {
   const root = copyInto(join(EXAMPLES, 'petstore'), join(work.dir, 'petstore'));
   const spec = join(root, 'openapi.json');
   const out = join(work.dir, 'service');
   expect((await runCli(['generate', spec, '--out', out, '--quiet'])).code).toBe(0);
-  return { spec, out, store: join(out, STORE) };
+  return { spec, out, handlers: join(out, HANDLERS) };
 }
 
 function edit(file: string, change: (text: string) => string): void {
   writeFileSync(file, change(readFileSync(file, 'utf8')));
 }
 
-/** The item path's id parameter renamed: the store's idParam (and the handler file's comment) would change. */
+/** The item path's id parameter renamed: the handler file's heading (and the generated store's idParam) would change. */
 const renameId = (text: string) => text.replaceAll('pet_id', 'id');
 
 /** The scaffolds a run's output lists as drifted, with the command it gives for each. */
@@ -41,61 +41,62 @@ function driftListed(stdout: string): Map<string, string> {
 
 describe('scaffold drift', () => {
   test('is listed after each run until accepted, and diff-scaffold prints a patch that applies to the edited file', async () => {
-    const { spec, out, store } = await petstore();
-    // The user's own change to the store, which the patch must leave in place.
-    edit(store, (text) => text.replace('import { TABLES }', '// tuned by hand\nimport { TABLES }'));
-    expect(readFileSync(store, 'utf8')).toContain('// tuned by hand');
+    const { spec, out, handlers } = await petstore();
+    // The user's own change to the handlers, which the patch must leave in place.
+    edit(handlers, (text) => text.replace('import type { PetsHandlers }', '// tuned by hand\nimport type { PetsHandlers }'));
+    expect(readFileSync(handlers, 'utf8')).toContain('// tuned by hand');
     edit(spec, renameId);
 
     const regenerated = await runCli(['generate', spec, '--out', out]);
     expect(regenerated.code).toBe(0);
     const listed = driftListed(regenerated.stdout);
-    expect([...listed.keys()]).toContain(STORE);
-    expect(listed.get(STORE)).toBe(`diff-scaffold ${STORE} ${spec} --out ${out}`);
-    expect(readFileSync(store, 'utf8')).toContain("idParam: 'pet_id'"); // the user's file is never touched
+    expect([...listed.keys()]).toContain(HANDLERS);
+    expect(listed.get(HANDLERS)).toBe(`diff-scaffold ${HANDLERS} ${spec} --out ${out}`);
+    expect(readFileSync(handlers, 'utf8')).toContain('(/pets/{pet_id})'); // the user's file is never touched
 
     // Reported again by a run that has nothing to write, and by check, which still passes.
     const again = await runCli(['generate', spec, '--out', out]);
     expect(again.stdout).toMatch(/^Up to date/);
-    expect([...driftListed(again.stdout).keys()]).toContain(STORE);
+    expect([...driftListed(again.stdout).keys()]).toContain(HANDLERS);
     const checked = await runCli(['check', spec, '--out', out]);
     expect(checked.code).toBe(0);
-    expect([...driftListed(checked.stdout).keys()]).toContain(STORE);
+    expect([...driftListed(checked.stdout).keys()]).toContain(HANDLERS);
 
     // The command as listed prints the change from the recorded origin to the fresh rendering.
-    const diff = await runCli(listed.get(STORE)!.split(' '));
+    const diff = await runCli(listed.get(HANDLERS)!.split(' '));
     expect(diff.code).toBe(0);
-    expect(diff.stdout).toMatch(new RegExp(`^--- a/${STORE}\n\\+\\+\\+ b/${STORE}\n@@ `));
-    expect(diff.stdout).toContain("\n-  idParam: 'pet_id',\n+  idParam: 'id',\n");
+    expect(diff.stdout).toMatch(new RegExp(`^--- a/${HANDLERS}\n\\+\\+\\+ b/${HANDLERS}\n@@ `));
+    expect(diff.stdout).toContain('\n- * Operations on pets (/pets/{pet_id}).');
+    expect(diff.stdout).toContain('\n+ * Operations on pets (/pets/{id}).');
     expect(diff.stderr).toContain('--accept');
     // `patch` applies it to the user's file, their own change kept.
     execFileSync('patch', ['-p1', '-d', out], { input: diff.stdout });
-    expect(readFileSync(store, 'utf8')).toContain("idParam: 'id'");
-    expect(readFileSync(store, 'utf8')).toContain('// tuned by hand');
+    expect(readFileSync(handlers, 'utf8')).toContain('(/pets/{id})');
+    expect(readFileSync(handlers, 'utf8')).toContain('// tuned by hand');
 
     // Accepted: the fresh rendering is the origin, and the drift is no longer listed.
-    const accepted = await runCli([...listed.get(STORE)!.split(' '), '--accept']);
+    const accepted = await runCli([...listed.get(HANDLERS)!.split(' '), '--accept']);
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toBe('');
     const after = await runCli(['generate', spec, '--out', out]);
     expect(after.stdout).toMatch(/^Up to date/);
-    expect([...driftListed(after.stdout).keys()]).not.toContain(STORE);
-    expect((await runCli(listed.get(STORE)!.split(' '))).stdout).toBe('');
+    expect([...driftListed(after.stdout).keys()]).not.toContain(HANDLERS);
+    expect((await runCli(listed.get(HANDLERS)!.split(' '))).stdout).toBe('');
     expect((await runCli(['check', spec, '--out', out])).code).toBe(0);
   });
 
   test('a scaffold the user deleted is not drift; --force recreates it and records its new origin', async () => {
-    const { spec, out, store } = await petstore();
-    rmSync(store);
+    const { spec, out, handlers } = await petstore();
+    rmSync(handlers);
     edit(spec, renameId);
     const result = await runCli(['generate', spec, '--out', out]);
-    expect(result.stdout).toMatch(/skipped\s+src\/store\/index\.ts/);
-    expect([...driftListed(result.stdout).keys()]).not.toContain(STORE);
+    expect(result.stdout).toMatch(/skipped\s+src\/handlers\/pets\.ts/);
+    expect([...driftListed(result.stdout).keys()]).not.toContain(HANDLERS);
 
     const forced = await runCli(['generate', spec, '--out', out, '--force']);
-    expect(forced.stdout).toMatch(/created\s+src\/store\/index\.ts/);
-    expect([...driftListed(forced.stdout).keys()]).not.toContain(STORE);
-    expect(readFileSync(join(out, '.specforge/scaffolds', STORE), 'utf8')).toBe(readFileSync(store, 'utf8'));
+    expect(forced.stdout).toMatch(/created\s+src\/handlers\/pets\.ts/);
+    expect([...driftListed(forced.stdout).keys()]).not.toContain(HANDLERS);
+    expect(readFileSync(join(out, '.specforge/scaffolds', HANDLERS), 'utf8')).toBe(readFileSync(handlers, 'utf8'));
   });
 
   test('a project generated before origins were kept gets them recorded, with no false report', async () => {
@@ -107,7 +108,7 @@ describe('scaffold drift', () => {
     expect(result.stdout).not.toMatch(/^Up to date/); // the missing origins make it a real run
     expect(driftListed(result.stdout).size).toBe(0);
     expect(readFileSync(join(out, '.specforge/scaffolds/src/handlers/pets.ts'), 'utf8')).not.toContain('// mine');
-    expect(existsSync(join(out, '.specforge/scaffolds', STORE))).toBe(true);
+    expect(existsSync(join(out, '.specforge/scaffolds', HANDLERS))).toBe(true);
     expect((await runCli(['check', spec, '--out', out])).code).toBe(0);
   });
 
@@ -116,8 +117,8 @@ describe('scaffold drift', () => {
     rmSync(join(out, '.specforge/scaffolds'), { recursive: true });
     edit(spec, renameId);
     const result = await runCli(['generate', spec, '--out', out]);
-    expect([...driftListed(result.stdout).keys()]).toContain(STORE);
-    expect((await runCli(['diff-scaffold', STORE, spec, '--out', out])).stdout).toContain("+  idParam: 'id',\n");
+    expect([...driftListed(result.stdout).keys()]).toContain(HANDLERS);
+    expect((await runCli(['diff-scaffold', HANDLERS, spec, '--out', out])).stdout).toContain('+ * Operations on pets (/pets/{id}).');
   });
 });
 
@@ -126,10 +127,10 @@ describe('scaffold drift: hostile output folders', () => {
     const { spec, out } = await petstore();
     const manifestFile = join(out, '.specforge/manifest.json');
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: Record<string, unknown> };
-    manifest.files['../escape.ts'] = manifest.files[STORE];
+    manifest.files['../escape.ts'] = manifest.files[HANDLERS];
     writeFileSync(manifestFile, JSON.stringify(manifest));
     edit(spec, renameId);
-    for (const args of [['generate', spec, '--out', out], ['diff-scaffold', STORE, spec, '--out', out, '--accept']]) {
+    for (const args of [['generate', spec, '--out', out], ['diff-scaffold', HANDLERS, spec, '--out', out, '--accept']]) {
       const result = await runCli(args);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('MANIFEST_INVALID');
@@ -142,19 +143,19 @@ describe('scaffold drift: hostile output folders', () => {
   test('a link planted at .specforge/scaffolds is never written or read through', async () => {
     const { spec, out } = await petstore();
     const elsewhere = join(work.dir, 'elsewhere');
-    mkdirSync(join(elsewhere, 'src/store'), { recursive: true });
-    writeFileSync(join(elsewhere, STORE), 'secret\n');
+    mkdirSync(join(elsewhere, 'src/handlers'), { recursive: true });
+    writeFileSync(join(elsewhere, HANDLERS), 'secret\n');
     rmSync(join(out, '.specforge/scaffolds'), { recursive: true });
     symlinkSync(elsewhere, join(out, '.specforge/scaffolds'));
     edit(spec, renameId);
-    for (const args of [['generate', spec, '--out', out], ['diff-scaffold', STORE, spec, '--out', out, '--accept']]) {
+    for (const args of [['generate', spec, '--out', out], ['diff-scaffold', HANDLERS, spec, '--out', out, '--accept']]) {
       const result = await runCli(args);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('OUTPUT_SYMLINK');
       expect(result.stdout).not.toContain('secret');
     }
-    expect(readFileSync(join(elsewhere, STORE), 'utf8')).toBe('secret\n');
-    expect(existsSync(join(elsewhere, 'src/handlers'))).toBe(false);
+    expect(readFileSync(join(elsewhere, HANDLERS), 'utf8')).toBe('secret\n');
+    expect(existsSync(join(elsewhere, 'src/store'))).toBe(false);
   });
 
   test('diff-scaffold refuses a file outside --out, or one that is not a scaffold', async () => {

@@ -65,9 +65,8 @@ export interface GroupView {
   handlerModule: string;
   label: string;
   interfaceName: string;
-  /** Its module of named types under `src/generated/resources/`, as `src/generated/` and `src/store/` import it. */
+  /** Its module of named types under `src/generated/resources/`, as `src/generated/` imports it. */
   typesModule: string;
-  storeTypesModule: string;
   namespace: string;
   /** The resource's field names: what `fields` may list. */
   fields: string[];
@@ -123,7 +122,7 @@ export interface SingletonView {
   updatedField?: string;
 }
 
-type Typed<View> = View & { storeTypesModule: string; namespace: string };
+type Typed<View> = View & { typesModule: string; namespace: string };
 
 export interface ServerView {
   groups: GroupView[];
@@ -159,7 +158,7 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
   for (const key of stored) {
     const group = groups.get(key)!;
     const input = { resource: resources.get(key)!, resources, stored, document, model };
-    const typed = { storeTypesModule: group.storeTypesModule, namespace: group.namespace };
+    const typed = { typesModule: group.typesModule, namespace: group.namespace };
     if (input.resource.singleton) singletons.push({ ...(group.store = singletonView(input)), ...typed });
     else collections.push({ ...(group.store = collectionView(input)), ...typed });
     for (const route of group.operations) if (route.storeMethod) route.storeCall = storeCallOf(route, group.store.variable);
@@ -197,7 +196,6 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
     interfaceName: `${names.pascalName}Handlers`,
     typesModule: typesModuleSpecifier(names.fileName, './'),
-    storeTypesModule: typesModuleSpecifier(names.fileName, '../generated/'),
     namespace: typesNamespace(names),
     fields: resource?.fields.map((field) => field.name) ?? [],
     operations: [],

@@ -39,6 +39,8 @@ export interface ListQuery {
   createdAfter?: Date;
   createdBefore?: Date;
   search?: string;
+  /** The only fields the answer shows (a `fields` request, with those every answer keeps): a store may read just these. Absent: every field. */
+  fields?: string[];
 }
 
 /** A page of a cursor-paged list: `next` is the position to continue after; absent on the last page. */

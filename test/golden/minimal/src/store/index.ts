@@ -1,12 +1,11 @@
 /**
  * The store the default handlers use: a table per resource (see
- * ../generated/tables.ts and migrations/), in the database DATABASE_URL
- * names (./database.ts). specforge created this file once; it is yours.
+ * ../generated/store.ts, ../generated/tables.ts and migrations/), in the
+ * database DATABASE_URL names (./database.ts). specforge created this file
+ * once; it is yours.
  */
-import { TABLES } from '../generated/tables.js';
+import { createStore } from '../generated/store.js';
 import { databaseSettingsFromEnv, openDatabase, type Database } from './database.js';
-import { SqlCollection } from './sql.js';
-import type * as NotesTypes from '../generated/resources/notes.js';
 
 let opened: Promise<Database> | undefined;
 
@@ -23,15 +22,4 @@ export async function closeDatabase(): Promise<void> {
   if (db) await (await db).destroy();
 }
 
-const notes = new SqlCollection<NotesTypes.Note>(database, {
-  table: TABLES.notes,
-  type: 'notes',
-  shape: 'flat',
-  idParam: 'note_id',
-  ids: 'uuid',
-  defaults: { text: 'sample' },
-});
-
-export const store = {
-  notes,
-};
+export const store = createStore(database);

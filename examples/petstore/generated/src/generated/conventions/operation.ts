@@ -135,6 +135,14 @@ export function operation<Handlers>(
       fields: namesIn(request.query.fields, route.fields, 'fields', context.validationStatus),
       include: namesIn(request.query.include, relations, 'include', context.validationStatus),
     };
+    // Included relations may read any field of the item: only without them does the store read
+    // fewer (and never fewer than the answer keeps, or Last-Modified reads).
+    if (request.list && representation.fields.length > 0 && representation.include.length === 0)
+      request.list.fields = [
+        ...representation.fields,
+        ...(route.requiredFields ?? []),
+        ...(route.updatedField ? [route.updatedField] : []),
+      ];
     const result = await route.invoke(context.handlers, request);
     await answer(ctx, { route, context, request, result, ...representation });
   };

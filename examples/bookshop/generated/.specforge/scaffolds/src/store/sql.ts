@@ -138,9 +138,13 @@ export class SqlCollection<Item> {
     const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
     const order = sql.join([...sort.map(orderTerm), sql`${id(SEQ)} asc`]);
     const from = id(this.table.name);
-    const page = sql<Row>`select * from ${from} ${where} order by ${order} limit ${list.limit + 1}${
-      list.offset === undefined ? sql`` : sql` offset ${list.offset}`
-    }`.execute(db);
+    const columns = list.fields
+      ? this.columnsFor([...list.fields, ...sort.map((key) => key.field)])
+      : sql`*`;
+    const page =
+      sql<Row>`select ${columns} from ${from} ${where} order by ${order} limit ${list.limit + 1}${
+        list.offset === undefined ? sql`` : sql` offset ${list.offset}`
+      }`.execute(db);
     const total =
       list.offset === undefined
         ? undefined
@@ -465,6 +469,13 @@ export class SqlCollection<Item> {
     }
     alternatives.push(sql`(${sql.join([...equal, sql`${id(SEQ)} > ${seq}`], sql` and `)})`);
     return sql`(${sql.join(alternatives, sql` or `)})`;
+  }
+
+  /** The columns that hold these fields, with those every item is read by (a field with no column of its own is in `_extra`). */
+  private columnsFor(fields: string[]): RawBuilder<unknown> {
+    const wanted = new Set(fields);
+    const columns = this.table.columns.filter((column) => wanted.has(column.field));
+    return sql.join([SEQ, 'id', EXTRA, ...columns.map((column) => column.column)].map(id));
   }
 
   private columnOf(field: string): Column | undefined {

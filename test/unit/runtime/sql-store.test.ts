@@ -1,0 +1,94 @@
+/**
+ * The SQL store on an in-memory PGlite: what a row keeps, the list
+ * conventions as SQL, `fields` reading only its columns, and a unique index
+ * answered as 409 naming its fields.
+ */
+import { sql } from 'kysely';
+import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
+import type { ListQuery } from '../../../src/runtime/server/generated/conventions/paging.js';
+import { openDatabase, type Database } from '../../../src/runtime/server/store/database.js';
+import { SqlCollection, type Table } from '../../../src/runtime/server/store/sql.js';
+
+type Author = { id: string; name: string; country?: string; pages?: unknown; created_at: string };
+
+const TABLE: Table = {
+  name: 'authors',
+  id: 'uuid',
+  owners: [],
+  columns: [
+    { field: 'name', column: 'name', type: 'text' },
+    { field: 'country', column: 'country', type: 'text' },
+    { field: 'pages', column: 'pages', type: 'bigint' },
+    { field: 'created_at', column: 'created_at', type: 'timestamptz' },
+  ],
+  search: false,
+  unique: [{ index: 'authors_name_unique_idx', fields: ['name'] }],
+};
+
+let db: Database;
+beforeAll(async () => {
+  db = await openDatabase({ url: 'memory:' });
+  await sql
+    .raw(
+      `create table authors ("_seq" bigint generated always as identity, "id" uuid primary key, "name" text collate "C",
+        "country" text collate "C", "pages" bigint, "created_at" timestamptz, "_extra" json);
+       create unique index authors_name_unique_idx on authors ("name");`,
+    )
+    .execute(db);
+});
+afterAll(() => db.destroy());
+beforeEach(() => sql`delete from authors`.execute(db));
+
+const authors = new SqlCollection<Author>(() => Promise.resolve(db), {
+  table: TABLE,
+  type: 'authors',
+  shape: 'flat',
+  idParam: 'author_id',
+  ids: 'uuid',
+  createdField: 'created_at',
+});
+
+const create = (body: object) => authors.create({ path: {}, body }) as Promise<Author>;
+const page = (list: Partial<ListQuery>) => authors.list({ path: {}, list: { limit: 10, sort: [], filters: {}, ...list } });
+
+test('a value that does not fit its column is kept beside the row and read back as written', async () => {
+  const created = await create({ name: 'Ursula', pages: 'many' });
+  expect(created).toEqual({ id: expect.any(String), name: 'Ursula', pages: 'many', created_at: expect.any(String) });
+  expect(await authors.get({ path: { author_id: created.id } })).toEqual(created);
+  const [row] = (await sql<{ pages: unknown; _extra: unknown }>`select pages, _extra from authors`.execute(db)).rows;
+  expect(row).toEqual({ pages: null, _extra: { pages: 'many' } });
+});
+
+test('filters, a descending sort with missing values last, and a cursor walk that sees each item once', async () => {
+  for (const [name, country] of [['A', 'NO'], ['B', undefined], ['C', 'SE'], ['D', 'NO'], ['E', 'DK']])
+    await create({ name, ...(country ? { country } : {}) });
+  const filtered = await page({ filters: { country: 'NO' } });
+  expect(filtered!.items.map((item) => item.name)).toEqual(['A', 'D']);
+  const names: string[] = [];
+  let after: ListQuery['after'];
+  do {
+    const next = await page({ limit: 2, sort: [{ field: 'country', descending: true }], ...(after === undefined ? {} : { after }) });
+    names.push(...next!.items.map((item) => item.name));
+    after = next!.next;
+  } while (after !== undefined);
+  expect(names).toEqual(['C', 'A', 'D', 'E', 'B']);
+});
+
+test('`fields` reads only the columns of the fields asked for (and the sort\'s), not the rest', async () => {
+  await create({ name: 'Octavia', country: 'US', pages: 300 });
+  const sparse = await page({ fields: ['name'], sort: [{ field: 'pages', descending: false }] });
+  expect(sparse!.items).toEqual([{ id: expect.any(String), name: 'Octavia', pages: 300 }]);
+  const whole = await page({});
+  expect(whole!.items[0]).toMatchObject({ country: 'US', created_at: expect.any(String) });
+});
+
+test('a write that breaks a unique index is 409 CONFLICT naming its fields; another value is written', async () => {
+  const first = await create({ name: 'Ursula' });
+  const refused = await create({ name: 'Ursula' }).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(ApiError);
+  expect(refused).toMatchObject({ status: 409, code: 'CONFLICT', message: 'Another item has the same name.', details: [{ field: 'body.name', code: 'CONFLICT' }] });
+  const second = await create({ name: 'Octavia' });
+  const renamed = await authors.update({ path: { author_id: second.id }, body: { name: 'Ursula' } }).catch((error: unknown) => error);
+  expect(renamed).toMatchObject({ status: 409, code: 'CONFLICT' });
+  expect(await authors.get({ path: { author_id: first.id } })).toMatchObject({ name: 'Ursula' });
+});
