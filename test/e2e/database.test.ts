@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { ROOT, scratchDir } from '../helpers.js';
 import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
-import { acceptsConnections, databaseUrl, deleteRedisKeys, pingRedis, redisUrl, requireService, testDatabases, withDatabase } from '../services.js';
+import { acceptsConnections, applyMigrationFiles, databaseUrl, deleteRedisKeys, pingRedis, redisUrl, requireService, testDatabases, withDatabase } from '../services.js';
 import { failures, runSuite } from '../suite-run.js';
 
 const postgres = await requireService('PostgreSQL', acceptsConnections(databaseUrl(), 5432));
@@ -178,6 +178,18 @@ postgres.describe('on PostgreSQL', () => {
     expect(failures(report)).toEqual([]);
     expect(report.passed).toBeGreaterThan(200);
   }, 300_000);
+
+  test("the petstore's generated suite passes against its service on PostgreSQL", async () => {
+    const project = join(scratch.dir, 'petstore');
+    await generateService(join(ROOT, 'examples/petstore/openapi.json'), project);
+    linkDependencies(project);
+    const url = await newDatabase();
+    await applyMigrationFiles(project, url);
+    const report = await runSuite(project, { CONFORMANCE_DATABASE_URL: url });
+    expect(failures(report)).toEqual([]);
+    expect(report.broken).toBe(0);
+    expect(report.passed).toBeGreaterThan(50);
+  }, 200_000);
 
   test("the generated suite passes against the service on PostgreSQL", async () => {
     const url = await newDatabase();
