@@ -70,6 +70,7 @@ export function buildModel(document: OpenApiDocument, config: Config): ApiModel 
     resource.singleton &&= resource.itemPath === undefined && !resource.operations.some((id) => kinds.get(id) === 'list' || kinds.get(id) === 'create');
   }
   for (const resource of resources.values()) storeSettingsOf(document, resource);
+  misplacedStoreSettings(document, [...resources.values()]);
   labelResources([...resources.values()]);
   nameAll({ resources: [...resources.values()], operations, hasRoot: operations.some((operation) => !resources.has(operation.resource)) });
   return {
@@ -395,6 +396,23 @@ function storeSettingsOf(document: OpenApiDocument, resource: ResourceModel): vo
     ]);
   }
   resource.store = { unique, onParentDelete: store.onParentDelete ?? 'refuse' };
+}
+
+/** Store settings stand on the path item of a collection the store keeps; anywhere else they would do nothing. */
+function misplacedStoreSettings(document: OpenApiDocument, resources: ResourceModel[]): void {
+  const collections = new Map(resources.filter((resource) => resource.collectionPath).map((resource) => [resource.collectionPath!, resource]));
+  const problems = Object.entries(document.paths ?? {}).flatMap(([path, item]) => {
+    const store = ((item as Record<string, unknown> | undefined)?.[EXTENSION] as { store?: { onParentDelete?: string } } | undefined)?.store;
+    if (!store) return [];
+    const resource = collections.get(path);
+    const problem = !resource
+      ? 'store settings belong on the path item of a collection (the path that lists or creates its items)'
+      : store.onParentDelete && resource.parents.length === 0
+        ? `onParentDelete is set, but ${resource.name} has no parent`
+        : undefined;
+    return problem ? [diagnostic('CONFIG_INVALID_VALUE', problem, { pointer: toPointer(['paths', path, EXTENSION, 'store']) })] : [];
+  });
+  if (problems.length > 0) throw new SpecforgeError(problems);
 }
 
 /** `books` where that is unique; `authors-books` where two resources end in `books`. */

@@ -26,6 +26,9 @@ const FIXED_BINDINGS = [
   'integerFromEnv',
   'defaultCursorSecret',
   'errors',
+  // The generated store's own names beside the collections it makes (src/generated/store.ts).
+  'database',
+  'createStore',
 ];
 
 /** What a types module calls an operation's parts: `ListBooksQuery`, `GetBookData`… */

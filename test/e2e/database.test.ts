@@ -317,7 +317,7 @@ describe('on the embedded PGlite', () => {
       const other = await book(first, '9780000000002');
       const patched = await request(service.baseUrl, `/authors/${first}/books/${other.body.data!.id}`, { method: 'PATCH', body: JSON.stringify({ isbn: '9780000000001' }) });
       expect([patched.status, (patched.body.error as { code?: string } | undefined)?.code]).toEqual([409, 'CONFLICT']);
-      // The parent goes, and its books with it.
+      // The parent goes, and its books with it (a foreign key that refuses would answer 409).
       expect((await request(service.baseUrl, `/authors/${first}`, { method: 'DELETE' })).status).toBe(204);
       expect((await request(service.baseUrl, `/authors/${first}/books/${kept.body.data!.id}`)).status).toBe(404);
       expect((await request(service.baseUrl, `/authors/${second}/books`)).body.data).toHaveLength(1);

@@ -123,7 +123,8 @@ describe('migrations between storage models', () => {
     expect(migration.sql).toContain('create unique index "authors_books_page_count_tags_unique_idx" on "authors_books" ("author_id", "page_count", "tags");');
     expect(migration.sql).toContain('alter table "authors_books" drop constraint if exists "authors_books_author_id_fkey";');
     expect(migration.sql).toContain('alter table "authors_books" add foreign key ("author_id") references "authors" ("id") on delete cascade;');
-    expect(migration.warnings).toEqual([]);
+    // The data may already break a new unique index: the user is told to check it.
+    expect(migration.warnings).toEqual([expect.stringContaining('authors_books_title_unique_idx cannot be made while two items share title'), expect.stringContaining('share page count, tags')]);
     expect(initialMigration(v2)).toContain('foreign key ("author_id") references "authors" ("id") on delete cascade');
   });
 
@@ -131,6 +132,15 @@ describe('migrations between storage models', () => {
     const problems = diagnosticsOf(() => storageOf((_schemas, paths) => (paths!['/authors/{author_id}/books']!['x-specforge'] = { store: { unique: ['isbn'] } })));
     expect(problems).toEqual([expect.objectContaining({ code: 'CONFIG_INVALID_VALUE', pointer: '#/paths/~1authors~1{author_id}~1books/x-specforge/store/unique' })]);
     expect(problems[0]!.message).toContain('"isbn", not a field of books');
+  });
+
+  test.each([
+    { where: "an item's path", path: '/authors/{author_id}', store: { unique: ['name'] }, says: 'belong on the path item of a collection' },
+    { where: 'a collection with no parent', path: '/authors', store: { onParentDelete: 'cascade' }, says: 'onParentDelete is set, but authors has no parent' },
+  ])('store settings on $where would do nothing: CONFIG_INVALID_VALUE', ({ path, store, says }) => {
+    const problems = diagnosticsOf(() => storageOf((_schemas, paths) => (paths![path]!['x-specforge'] = { store })));
+    expect(problems).toEqual([expect.objectContaining({ code: 'CONFIG_INVALID_VALUE', pointer: `#/paths/${path.replaceAll('/', '~1')}/x-specforge/store` })]);
+    expect(problems[0]!.message).toContain(says);
   });
 
   test('a sortable field is indexed both ways, missing values last; an owner column is not indexed again', () => {

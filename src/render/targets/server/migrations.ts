@@ -94,7 +94,10 @@ function changedTable(old: CollectionTable, table: CollectionTable, warnings: st
       lines.push(`drop index if exists ${q(index.name)};`);
   for (const index of table.indexes) {
     const previous = oldIndexes.get(index.name);
-    if (!previous || !sameIndex(previous, index)) lines.push(createIndex(table.name, index));
+    if (previous && sameIndex(previous, index)) continue;
+    lines.push(createIndex(table.name, index));
+    if (index.unique)
+      warnings.push(`${table.name}: the unique index ${index.name} cannot be made while two items share ${index.unique.fields.join(', ')}: check the data before migrating.`);
   }
   return lines;
 }

@@ -129,14 +129,16 @@ function collectionTable(resource: ResourceModel, collection: CollectionView, pa
     fields.filter(kept).map((field) => columnOf(field.name)).filter((column) => !ownerColumns.includes(column));
   const sortable = ownColumns((field) => field.sortable || field.name === collection.createdField);
   const filterable = ownColumns((field) => field.filterable && !field.sortable);
+  const enumOrdered = new Set(Object.keys(collection.sortOrders ?? {}).flatMap((field) => columns.find((column) => column.field === field)?.column ?? []));
   // Any string of the item: in a text column, inside a jsonb one (a oneOf of string and object), or kept in `_extra`.
   const search = columns.filter((column) => column.type === 'text' || column.type === 'jsonb').map((column) => column.column);
   const indexes = [
     ...(ownerColumns.length > 0 ? [index('owner', [...ownerColumns, '_seq'])] : []),
-    // A page sorted by one field, either way (missing values last, then insertion order), reads its index in order.
+    // A page sorted by one field, either way (missing values last, then insertion order), reads its index in order;
+    // an enum sorts by its declared order (an expression no index holds), so its one index serves filters.
     ...sortable.flatMap((column) => [
       index(column, [...ownerColumns, column, '_seq']),
-      index(`${column}_desc`, [...ownerColumns, column, '_seq'], { descending: column }),
+      ...(enumOrdered.has(column) ? [] : [index(`${column}_desc`, [...ownerColumns, column, '_seq'], { descending: column })]),
     ]),
     ...filterable.map((column) => index(column, [...ownerColumns, column])),
     ...(search.length > 0 ? [index('search', ['_search'], { trigram: true })] : []),

@@ -39,7 +39,11 @@ export interface ListQuery {
   createdAfter?: Date;
   createdBefore?: Date;
   search?: string;
-  /** The only fields the answer shows (a `fields` request, with those every answer keeps): a store may read just these. Absent: every field. */
+  /**
+   * The only fields the answer shows (a `fields` request, with those every answer keeps):
+   * a store may read just these, so a handler of yours that reads other fields of the
+   * items it lists should read them itself. Absent: every field.
+   */
   fields?: string[];
 }
 

@@ -19,7 +19,6 @@ create index "authors_name_desc_idx" on "authors" ("name" desc nulls last, "_seq
 create index "authors_bio_idx" on "authors" ("bio", "_seq");
 create index "authors_bio_desc_idx" on "authors" ("bio" desc nulls last, "_seq");
 create index "authors_country_idx" on "authors" ("country", "_seq");
-create index "authors_country_desc_idx" on "authors" ("country" desc nulls last, "_seq");
 create index "authors_created_at_idx" on "authors" ("created_at", "_seq");
 create index "authors_created_at_desc_idx" on "authors" ("created_at" desc nulls last, "_seq");
 create index "authors_updated_at_idx" on "authors" ("updated_at", "_seq");
@@ -86,7 +85,6 @@ create index "authors_books_title_desc_idx" on "authors_books" ("author_id", "ti
 create index "authors_books_isbn_idx" on "authors_books" ("author_id", "isbn", "_seq");
 create index "authors_books_isbn_desc_idx" on "authors_books" ("author_id", "isbn" desc nulls last, "_seq");
 create index "authors_books_genre_idx" on "authors_books" ("author_id", "genre", "_seq");
-create index "authors_books_genre_desc_idx" on "authors_books" ("author_id", "genre" desc nulls last, "_seq");
 create index "authors_books_pages_idx" on "authors_books" ("author_id", "pages", "_seq");
 create index "authors_books_pages_desc_idx" on "authors_books" ("author_id", "pages" desc nulls last, "_seq");
 create index "authors_books_published_on_idx" on "authors_books" ("author_id", "published_on", "_seq");

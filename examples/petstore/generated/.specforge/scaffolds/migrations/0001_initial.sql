@@ -18,7 +18,6 @@ create index "pets_name_desc_idx" on "pets" ("name" desc nulls last, "_seq");
 create index "pets_tag_idx" on "pets" ("tag", "_seq");
 create index "pets_tag_desc_idx" on "pets" ("tag" desc nulls last, "_seq");
 create index "pets_status_idx" on "pets" ("status", "_seq");
-create index "pets_status_desc_idx" on "pets" ("status" desc nulls last, "_seq");
 create index "pets_created_at_idx" on "pets" ("created_at", "_seq");
 create index "pets_created_at_desc_idx" on "pets" ("created_at" desc nulls last, "_seq");
 create index "pets_search_idx" on "pets" using gin ("_search" gin_trgm_ops);

@@ -574,7 +574,6 @@ function likePattern(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** PostgreSQL's unique and foreign-key violations as the conventions' 409; anything else as it was. */
 function pick(row: Row, fields: string[]): Row {
   return Object.fromEntries(
     fields.filter((field) => field in row).map((field) => [field, row[field]]),
