@@ -2,13 +2,8 @@ import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.j
 import { handlerFileOf, serverView, type RouteView } from '../../src/render/targets/server/view.js';
 import { conformanceView } from '../../src/render/targets/conformance/view.js';
 import { mergedModel } from '../model.js';
-import { body, idParam, ok, ref } from '../openapi-parts.js';
+import { AUTHOR, authorPaths, body, idParam, ok, ref } from '../openapi-parts.js';
 
-const AUTHOR: SchemaObject = {
-  type: 'object',
-  required: ['id', 'name'],
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, created_at: { type: 'string', format: 'date-time' } },
-};
 const BOOK: SchemaObject = {
   type: 'object',
   properties: {
@@ -29,15 +24,7 @@ function view() {
     security: [{ bearerAuth: ['read'] }, { apiKeyAuth: [] }],
     paths: {
       '/': { get: { operationId: 'root', security: [], responses: { '200': ok({ type: 'object' }) } } },
-      '/authors': {
-        get: { operationId: 'listAuthors', responses: { '200': ok({ type: 'array', items: ref('Author') }) } },
-        post: { operationId: 'createAuthor', requestBody: body('Author'), responses: { '201': ok(ref('Author')) } },
-      },
-      '/authors/{author_id}': {
-        parameters: [idParam('author_id', { type: 'integer' })],
-        get: { operationId: 'getAuthor', responses: { '200': ok(ref('Author')) } },
-        delete: { operationId: 'delete', responses: { '204': ok() } },
-      },
+      ...authorPaths({ deleteOperationId: 'delete' }),
       '/authors/{author_id}/books': {
         parameters: [idParam('author_id', { type: 'integer' })],
         get: { operationId: 'listBooks', 'x-specforge': { paging: { style: 'offset' } }, responses: { '200': ok({ type: 'array', items: ref('Book') }) } },

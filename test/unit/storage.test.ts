@@ -7,13 +7,8 @@ import { serverView } from '../../src/render/targets/server/view.js';
 import { diagnosticsOf } from '../helpers.js';
 import { mergedModel } from '../model.js';
 
-import { body, idParam, ok, ref } from '../openapi-parts.js';
+import { AUTHOR, authorPaths, body, idParam, ok, ref } from '../openapi-parts.js';
 
-const AUTHOR: SchemaObject = {
-  type: 'object',
-  required: ['id', 'name'],
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, created_at: { type: 'string', format: 'date-time' } },
-};
 const BOOK: SchemaObject = {
   type: 'object',
   properties: {
@@ -29,15 +24,7 @@ const BOOK: SchemaObject = {
 function storageOf(change: (schemas: Record<string, SchemaObject>, paths: OpenApiDocument['paths']) => void = () => {}): StorageModel {
   const schemas: Record<string, SchemaObject> = { Author: structuredClone(AUTHOR), Book: structuredClone(BOOK) };
   const paths: OpenApiDocument['paths'] = {
-    '/authors': {
-      get: { operationId: 'listAuthors', responses: { '200': ok({ type: 'array', items: ref('Author') }) } },
-      post: { operationId: 'createAuthor', requestBody: body('Author'), responses: { '201': ok(ref('Author')) } },
-    },
-    '/authors/{author_id}': {
-      parameters: [idParam('author_id', { type: 'integer' })],
-      get: { operationId: 'getAuthor', responses: { '200': ok(ref('Author')) } },
-      delete: { operationId: 'deleteAuthor', responses: { '204': ok() } },
-    },
+    ...authorPaths(),
     '/authors/{author_id}/books': {
       parameters: [idParam('author_id', { type: 'integer' })],
       get: { operationId: 'listBooks', responses: { '200': ok({ type: 'array', items: ref('Book') }) } },
