@@ -1,6 +1,7 @@
 /** What the service logs and never logs: credentials are blanked, errors are text (with their causes), not objects. */
 import { jest } from '@jest/globals';
 import {
+  asyncContextFromEnv,
   currentRequestId,
   describeError,
   errorLoggerFor,
@@ -100,6 +101,14 @@ describe('the error logger and the request scope', () => {
     } finally {
       stderr.mockRestore();
     }
+  });
+
+  test('async context: LOG_ASYNC_CONTEXT decides; unset, on from Node 24 only', () => {
+    expect(asyncContextFromEnv({}, '20.20.2')).toBe(false);
+    expect(asyncContextFromEnv({}, '24.1.0')).toBe(true);
+    expect(asyncContextFromEnv({ LOG_ASYNC_CONTEXT: 'true' }, '20.20.2')).toBe(true);
+    expect(asyncContextFromEnv({ LOG_ASYNC_CONTEXT: 'false' }, '24.1.0')).toBe(false);
+    expect(() => asyncContextFromEnv({ LOG_ASYNC_CONTEXT: 'yes' }, '24.1.0')).toThrow('LOG_ASYNC_CONTEXT=yes is neither true nor false.');
   });
 
   test('the request id follows the asynchronous work of its request, and only that', async () => {

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
 import type { ListQuery } from '../../../src/runtime/server/generated/conventions/paging.js';
-import { openDatabase, type Database } from '../../../src/runtime/server/store/database.js';
+import { isoTimestamp, openDatabase, type Database } from '../../../src/runtime/server/store/database.js';
 import { SqlCollection, type Table } from '../../../src/runtime/server/store/sql.js';
 
 type Author = { id: string; name: string; country?: string; pages?: unknown; created_at: string };
@@ -92,3 +92,17 @@ test('a write that breaks a unique index is 409 CONFLICT naming its fields; anot
   expect(renamed).toMatchObject({ status: 409, code: 'CONFLICT' });
   expect(await authors.get({ path: { author_id: first.id } })).toMatchObject({ name: 'Ursula' });
 });
+
+test('a timestamptz reads back as the API writes times: ISO 8601 in UTC, milliseconds', async () => {
+  expect(isoTimestamp('2026-11-24 23:21:17.528+00')).toBe('2026-11-24T23:21:17.528Z');
+  expect(isoTimestamp('2026-11-24 23:21:17+00')).toBe('2026-11-24T23:21:17.000Z');
+  expect(isoTimestamp('2026-11-24 23:21:17.5+00')).toBe('2026-11-24T23:21:17.500Z');
+  expect(isoTimestamp('2026-11-24 23:21:17.528999+00')).toBe('2026-11-24T23:21:17.528Z'); // as a Date truncates
+  expect(isoTimestamp('2026-11-25 00:21:17.528+01')).toBe('2026-11-24T23:21:17.528Z');
+  expect(isoTimestamp('infinity')).toBe('infinity');
+  const created = await create({ name: 'Ursula' });
+  expect(created.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  const { rows } = await sql<{ created_at: unknown }>`select created_at from authors`.execute(db);
+  expect(rows[0]!.created_at).toBe(created.created_at);
+});
+

@@ -6,11 +6,11 @@
  * writes it; a DELETE empties it (GET answers 404) until a PUT fills it again.
  * specforge created this file once; it is yours.
  */
-import { sql } from 'kysely';
 import type { Database } from './database.js';
 import { keptOf, storable } from './memory.js';
 import type { SingletonOptions } from './singleton.js';
 import type { SqlCollection } from './sql.js';
+import { identifier, run, sql } from './statement.js';
 
 type Path = Record<string, unknown>;
 type Value = Record<string, unknown>;
@@ -61,9 +61,10 @@ export class SqlSingleton<Item> {
 
   private async current(owner: string): Promise<Value | null> {
     const db = await this.database();
-    const found = await sql<{
-      value: unknown;
-    }>`select value from ${sql.id(this.options.table)} where _owner = ${owner}`.execute(db);
+    const found = await run<{ value: unknown }>(
+      db,
+      sql`select value from ${identifier(this.options.table)} where _owner = ${owner}`,
+    );
     const row = found.rows[0];
     if (!row) return this.options.initial;
     return (typeof row.value === 'string' ? JSON.parse(row.value) : row.value) as Value | null;
@@ -87,8 +88,9 @@ export class SqlSingleton<Item> {
   private async store(owner: string, value: Value | null): Promise<void> {
     const db = await this.database();
     const text = value === null ? null : JSON.stringify(value);
-    await sql`insert into ${sql.id(this.options.table)} (_owner, value) values (${owner}, ${text}) on conflict (_owner) do update set value = excluded.value`.execute(
+    await run(
       db,
+      sql`insert into ${identifier(this.options.table)} (_owner, value) values (${owner}, ${text}) on conflict (_owner) do update set value = excluded.value`,
     );
   }
 

@@ -22,14 +22,18 @@ export interface RequestConventions {
   /** The version the `Accept` header may ask for; undefined when the header mechanism is off. */
   acceptedVersion: number | undefined;
   log: ErrorLogger;
+  /** Whether the request's asynchronous work knows its request id (`asyncContextFromEnv`). */
+  asyncContext: boolean;
 }
 
 export function requestConventions(options: RequestConventions): Middleware<ServiceState> {
   return async (ctx, next) => {
     assignRequestId(ctx);
     ctx.set('X-Content-Type-Options', 'nosniff');
-    // What the request sets off, awaited or not, is logged under its id (logging.ts).
-    await requestScope.run({ requestId: ctx.state.requestId }, () => answered(ctx, next, options));
+    // What the request sets off, awaited or not, is then logged under its id (logging.ts).
+    if (options.asyncContext)
+      await requestScope.run({ requestId: ctx.state.requestId }, () => answered(ctx, next, options));
+    else await answered(ctx, next, options);
   };
 }
 
