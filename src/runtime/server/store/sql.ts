@@ -130,9 +130,9 @@ export class SqlCollection<Item> {
     path: object;
     list: ListQuery;
   }): Promise<CursorOrOffset<Out> | undefined> {
-    const db = await this.db();
-    const scope = await this.scopeConditions(request.path as Path, true);
-    if (scope === undefined) return undefined;
+    const db = this.ready ?? (await this.db());
+    const scope = this.scopeOf(request.path as Path);
+    if (scope === undefined || (await this.parentMissing(request.path as Path))) return undefined;
     const { list } = request;
     const conditions = [...scope, ...this.listConditions(list)];
     const sort = list.sort.map((key) => this.sortColumn(key));
@@ -249,8 +249,8 @@ export class SqlCollection<Item> {
    * names no parent finds it by its id under whichever parent it lives.
    */
   async find(path: Path): Promise<Row | undefined> {
-    const db = await this.db();
-    const scope = await this.scopeConditions(path, false);
+    const db = this.ready ?? (await this.db());
+    const scope = this.scopeOf(path);
     const value = keyValue(path[this.options.idParam], this.table.id);
     if (scope === undefined || value === MISFIT) return undefined;
     const conditions = [...scope, sql`${id('id')} = ${value}`];
@@ -267,7 +267,6 @@ export class SqlCollection<Item> {
 
   /** The database, with the items the collection starts with (a seed) written once. */
   private async db(): Promise<Database> {
-    if (this.ready) return this.ready;
     const db = await this.database();
     this.seeded ??= this.seed(db);
     await this.seeded;
@@ -319,8 +318,8 @@ export class SqlCollection<Item> {
       db,
       sql`update ${id(this.table.name)} set ${join(assignments)} where ${id(SEQ)} = ${row[SEQ]} returning *`,
     ).catch((error: unknown) => {
-          throw this.conflictOf(error, 'The item conflicts with another.');
-        });
+      throw this.conflictOf(error, 'The item conflicts with another.');
+    });
     const written = updated.rows[0];
     return written && this.present<Out>(written);
   }
@@ -353,14 +352,10 @@ export class SqlCollection<Item> {
   }
 
   /**
-   * The conditions that keep to the path's parent: undefined when it names a
-   * parent that does not exist. Only a path that names the parent's item can
-   * name a missing one; the rest of the scope narrows where it is named.
+   * The conditions that keep to the path's parent; undefined when a value
+   * cannot name any (a word where the id is a number). Where it is named.
    */
-  private async scopeConditions(
-    path: Path,
-    checkParent: boolean,
-  ): Promise<Fragment[] | undefined> {
+  private scopeOf(path: Path): Fragment[] | undefined {
     const scope = this.options.scope ?? [];
     const conditions: Fragment[] = [];
     for (const [index, param] of scope.entries()) {
@@ -370,12 +365,20 @@ export class SqlCollection<Item> {
       if (value === MISFIT) return undefined;
       conditions.push(sql`${id(owner.column)} = ${value}`);
     }
+    return conditions;
+  }
+
+  /**
+   * Whether the path names a parent that does not exist. Only a path that
+   * names the parent's item can name a missing one.
+   */
+  private async parentMissing(path: Path): Promise<boolean> {
+    if (!this.options.parent) return false;
+    const scope = this.options.scope ?? [];
     const namesParent = scope
       .slice(0, this.parentParams.length)
       .every((param) => path[param] !== undefined);
-    if (checkParent && namesParent && this.options.parent && !(await this.parentExists(path)))
-      return undefined;
-    return conditions;
+    return namesParent && !(await this.parentExists(path));
   }
 
   /** The owner columns' values of an item created under the path; undefined when its parent does not exist. */

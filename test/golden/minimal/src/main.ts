@@ -6,8 +6,9 @@
  * instances) with RATE_LIMIT_FAIL (open or closed while Redis does not answer), REDIS_TIMEOUT_MS
  * and RATE_LIMIT_KEY_PREFIX, CURSOR_SECRET (shared by all instances), BODY_MAX_DEPTH and
  * BODY_MAX_MEMBERS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS and
- * SHUTDOWN_GRACE_MS, LOG_REDACT_HEADERS, TRUST_PROXY with PROXY_HOPS (only behind a proxy
- * you run), and DATABASE_URL (or DATA_DIR for the embedded database) with DATABASE_POOL_SIZE.
+ * SHUTDOWN_GRACE_MS, LOG_REDACT_HEADERS, LOG_ASYNC_CONTEXT, TRUST_PROXY with PROXY_HOPS (only
+ * behind a proxy you run), and DATABASE_URL (or DATA_DIR for the embedded database) with
+ * DATABASE_POOL_SIZE.
  * The project's README says what each does.
  */
 import { authenticate } from './auth.js';

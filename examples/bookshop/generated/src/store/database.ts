@@ -72,13 +72,58 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
   });
   // An idle client's error (the server restarted) must not end the process: the pool replaces it.
   pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
-  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const database = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(database, pool);
+  return database;
+}
+
+/** The pool of each database opened on PostgreSQL, for `executeCompiled`. */
+const pools = new WeakMap<object, pg.Pool>();
+
+/** Statements that say how many rows they changed, as Kysely's pg driver reports them. */
+const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/**
+ * Runs a compiled statement. On a database opened on PostgreSQL it goes to
+ * the pool straight: Kysely's way there (a query id, a connection provider,
+ * plugins) cost a read by id a tenth of its time. A transaction, or PGlite,
+ * goes through Kysely.
+ */
+export async function executeCompiled<Row>(
+  database: Pick<Database, 'executeQuery'>,
+  query: CompiledQuery,
+): Promise<QueryResult<Row>> {
+  const pool = pools.get(database);
+  if (!pool) return database.executeQuery<Row>(query);
+  const result = await pool.query(query.sql, query.parameters as unknown[]);
+  return {
+    rows: result.rows as Row[],
+    ...(CHANGING.has(result.command) ? { numAffectedRows: BigInt(result.rowCount ?? 0) } : {}),
+  };
 }
 
 /** int8 (counts, identities) as a number, as PGlite reads it: ids beyond 2^53 do not occur in JSON anyway. */
 function getTypeParser(oid: number, format?: 'text' | 'binary') {
   if (oid === 20) return (value: string) => Number(value);
+  if (oid === TIMESTAMPTZ && format !== 'binary') return isoTimestamp;
   return pg.types.getTypeParser(oid, format);
+}
+
+const TIMESTAMPTZ = 1184;
+const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * A timestamptz as the API shows times, ISO 8601 in UTC with milliseconds
+ * (`2026-11-24T23:21:17.528Z`), from PostgreSQL's text of it. A UTC one is
+ * rewritten as text: through a Date and back, a page of 20 items spent a
+ * tenth of its time on its 40 times. Another offset goes through a Date;
+ * what no Date holds (`infinity`) stays as PostgreSQL wrote it.
+ */
+export function isoTimestamp(text: string): string {
+  const utc = UTC_TIMESTAMP.exec(text);
+  if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+  const date: unknown = pg.types.getTypeParser(TIMESTAMPTZ, 'text')(text);
+  return date instanceof Date && Number.isFinite(date.getTime()) ? date.toISOString() : text;
 }
 
 /**
@@ -113,6 +158,7 @@ async function startPglite(dataDir: string | undefined): Promise<PGlite> {
     ...shared,
     ...(dataDir === undefined ? {} : { dataDir }),
     extensions: { pg_trgm },
+    parsers: { [TIMESTAMPTZ]: isoTimestamp },
   });
 }
 

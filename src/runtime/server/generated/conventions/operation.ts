@@ -126,7 +126,8 @@ export function operation<Handlers>(
   const relations = route.includes.map((relation) => relation.name);
   return async (ctx, path) => {
     authorize(route.security, ctx.state, context.realm);
-    const request = await requestOf(ctx, path, route, context);
+    const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
+    const request = requestOf(ctx, path, route, context, body);
     // Checked before the handler runs: a request that names an unknown field changes nothing.
     const representation = {
       fields: namesIn(request.query.fields, route.fields, 'fields', context.validationStatus),
@@ -145,13 +146,14 @@ export function operation<Handlers>(
   };
 }
 
-async function requestOf<Handlers>(
+/** The request as its handler receives it, once its parameters and body are valid. */
+function requestOf<Handlers>(
   ctx: ServiceContext,
   path: Record<string, string>,
   route: OperationRoute<Handlers>,
   context: OperationContext<Handlers>,
-): Promise<AnyRequest> {
-  const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
+  body: unknown,
+): AnyRequest {
   const query = deserializeQuery(ctx.query, route.styles?.query ?? [], ctx.querystring);
   const headers = deserializeHeaders(ctx.headers, route.styles?.header ?? []);
   const parameters = {

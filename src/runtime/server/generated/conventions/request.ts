@@ -32,7 +32,9 @@ export function requestConventions(options: RequestConventions): Middleware<Serv
     ctx.set('X-Content-Type-Options', 'nosniff');
     // What the request sets off, awaited or not, is then logged under its id (logging.ts).
     if (options.asyncContext)
-      await requestScope.run({ requestId: ctx.state.requestId }, () => answered(ctx, next, options));
+      await requestScope.run({ requestId: ctx.state.requestId }, () =>
+        answered(ctx, next, options),
+      );
     else await answered(ctx, next, options);
   };
 }
@@ -44,9 +46,12 @@ async function answered(
   options: RequestConventions,
 ): Promise<void> {
   try {
-    await identify(ctx, options.authenticate, options.apiKeyHeaders);
+    // Each awaited only when it returns a promise: a request that needs none waits for none.
+    const identifying = identify(ctx, options.authenticate, options.apiKeyHeaders);
+    if (identifying) await identifying;
     // Counted before anything can refuse the request, so every answer carries the rate-limit headers.
-    await countRequest(ctx, options.rateLimit);
+    const counting = countRequest(ctx, options.rateLimit);
+    if (counting) await counting;
     if (options.acceptedVersion !== undefined) checkAcceptedVersion(ctx, options.acceptedVersion);
     await next();
   } catch (caught) {

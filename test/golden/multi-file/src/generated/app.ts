@@ -10,7 +10,12 @@ import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import type { Authenticate } from './conventions/auth.js';
 import type { BodyBounds } from './conventions/body.js';
-import { errorLoggerFor, redactionOf, type ErrorLogger } from './conventions/logging.js';
+import {
+  asyncContextFromEnv,
+  errorLoggerFor,
+  redactionOf,
+  type ErrorLogger,
+} from './conventions/logging.js';
 import type { OperationContext } from './conventions/operation.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './conventions/rate-limit.js';
 import { redisRateLimitFromEnv } from './conventions/rate-limit-redis.js';
@@ -43,6 +48,8 @@ export interface ServiceOptions {
   bodyBounds?: Partial<BodyBounds>;
   /** Default: stderr, without credentials (logging.ts; LOG_REDACT_HEADERS names more headers to hide). */
   logError?: ErrorLogger;
+  /** Whether an error nobody awaited is logged with its request id. Default: LOG_ASYNC_CONTEXT, else on from Node 24 (logging.ts). */
+  asyncContext?: boolean;
 }
 
 /** Without CURSOR_SECRET, a key no one else can know; its price is that cursors stop at this process. */
@@ -107,6 +114,7 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
       },
       acceptedVersion: SERVICE.versioning.header ? SERVICE.versioning.version : undefined,
       log: options.logError ?? errorLoggerFor(redaction),
+      asyncContext: options.asyncContext ?? asyncContextFromEnv(),
     }),
   );
   app.use(

@@ -40,16 +40,28 @@ export interface SecurityRequirement {
 }
 
 /** Reads the credential and asks `authenticate` about it; rejecting is left to the operation. */
-export async function identify(
+/**
+ * A synchronous `authenticate` is answered synchronously: a promise (and a
+ * turn of the microtask queue) only where the hook returns one.
+ */
+export function identify(
   ctx: ParameterizedContext<ServiceState>,
   authenticate: Authenticate,
   apiKeyHeaders: readonly string[],
-): Promise<void> {
+): void | Promise<void> {
   ctx.state.principal = undefined;
   const apiKey = apiKeyHeaders.map((header) => ctx.get(header)).find((value) => value !== '') ?? '';
   const credential = credentialOf(ctx.get('Authorization'), apiKey);
   ctx.state.presented = credential?.scheme;
-  if (credential) ctx.state.principal = await authenticate(credential);
+  if (!credential) return;
+  const principal = authenticate(credential);
+  if (!(principal instanceof Promise)) {
+    ctx.state.principal = principal;
+    return;
+  }
+  return principal.then((found) => {
+    ctx.state.principal = found;
+  });
 }
 
 function credentialOf(authorization: string, apiKey: string): Credential | undefined {

@@ -54,12 +54,24 @@ export interface RateLimitOptions {
 }
 
 /** Counts the request against its caller's window and says so in headers; 429 once the window is spent. */
-export async function countRequest(
+export function countRequest(
   ctx: ParameterizedContext<ServiceState>,
   { limit, windowSeconds, store }: RateLimitOptions,
-): Promise<void> {
+): void | Promise<void> {
   const key = ctx.state.principal ? `principal:${ctx.state.principal.id}` : `address:${ctx.ip}`;
-  const window = await store.hit(key, windowSeconds * 1000);
+  const window = store.hit(key, windowSeconds * 1000);
+  // The in-memory store answers synchronously, and so does this then (see identify).
+  return window instanceof Promise
+    ? window.then((counted) => tellWindow(ctx, limit, counted))
+    : tellWindow(ctx, limit, window);
+}
+
+/** The rate-limit headers of the window; 429 once it is spent. */
+function tellWindow(
+  ctx: ParameterizedContext<ServiceState>,
+  limit: number,
+  window: RateLimitWindow,
+): void {
   ctx.set('X-RateLimit-Limit', String(limit));
   ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
   ctx.set('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));

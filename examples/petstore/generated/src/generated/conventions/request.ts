@@ -25,14 +25,20 @@ export interface RequestConventions {
   /** The version the `Accept` header may ask for; undefined when the header mechanism is off. */
   acceptedVersion: number | undefined;
   log: ErrorLogger;
+  /** Whether the request's asynchronous work knows its request id (`asyncContextFromEnv`). */
+  asyncContext: boolean;
 }
 
 export function requestConventions(options: RequestConventions): Middleware<ServiceState> {
   return async (ctx, next) => {
     assignRequestId(ctx);
     ctx.set('X-Content-Type-Options', 'nosniff');
-    // What the request sets off, awaited or not, is logged under its id (logging.ts).
-    await requestScope.run({ requestId: ctx.state.requestId }, () => answered(ctx, next, options));
+    // What the request sets off, awaited or not, is then logged under its id (logging.ts).
+    if (options.asyncContext)
+      await requestScope.run({ requestId: ctx.state.requestId }, () =>
+        answered(ctx, next, options),
+      );
+    else await answered(ctx, next, options);
   };
 }
 
@@ -43,9 +49,12 @@ async function answered(
   options: RequestConventions,
 ): Promise<void> {
   try {
-    await identify(ctx, options.authenticate, options.apiKeyHeaders);
+    // Each awaited only when it returns a promise: a request that needs none waits for none.
+    const identifying = identify(ctx, options.authenticate, options.apiKeyHeaders);
+    if (identifying) await identifying;
     // Counted before anything can refuse the request, so every answer carries the rate-limit headers.
-    await countRequest(ctx, options.rateLimit);
+    const counting = countRequest(ctx, options.rateLimit);
+    if (counting) await counting;
     if (options.acceptedVersion !== undefined) checkAcceptedVersion(ctx, options.acceptedVersion);
     await next();
   } catch (caught) {

@@ -6,11 +6,11 @@
  * file once; it is yours.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type RawBuilder } from 'kysely';
 import type { ListQuery, Position, SortKey } from '../generated/conventions/paging.js';
 import { errors } from '../generated/conventions/errors.js';
 import { typed } from '../generated/conventions/representation.js';
 import type { Database } from './database.js';
+import { identifier, join, parameters, run, sql, type Fragment } from './statement.js';
 import { keptOf, placedPath, storable, unchangedFields, type CollectionOptions } from './memory.js';
 
 /** How a column keeps its field. */
@@ -102,7 +102,7 @@ function fieldValue(value: unknown, type: ColumnType): unknown {
   return value;
 }
 
-const id = (name: string) => sql.id(name);
+const id = identifier;
 
 export interface SqlCollectionOptions extends Omit<CollectionOptions, 'parent'> {
   table: Table;
@@ -117,6 +117,8 @@ export interface SqlCollectionOptions extends Omit<CollectionOptions, 'parent'> 
  */
 export class SqlCollection<Item> {
   private seeded: Promise<void> | undefined;
+  /** The database once seeded: a read then waits for nothing else. */
+  private ready: Database | undefined;
 
   constructor(
     private readonly database: () => Promise<Database>,
@@ -128,27 +130,29 @@ export class SqlCollection<Item> {
     path: object;
     list: ListQuery;
   }): Promise<CursorOrOffset<Out> | undefined> {
-    const db = await this.db();
-    const scope = await this.scopeConditions(request.path as Path, true);
-    if (scope === undefined) return undefined;
+    const db = this.ready ?? (await this.db());
+    const scope = this.scopeOf(request.path as Path);
+    if (scope === undefined || (await this.parentMissing(request.path as Path))) return undefined;
     const { list } = request;
     const conditions = [...scope, ...this.listConditions(list)];
     const sort = list.sort.map((key) => this.sortColumn(key));
     if (list.after !== undefined) conditions.push(this.after(list.after, sort));
-    const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
-    const order = sql.join([...sort.map(orderTerm), sql`${id(SEQ)} asc`]);
+    const where = conditions.length > 0 ? sql`where ${join(conditions, ' and ')}` : sql``;
+    const order = join([...sort.map(orderTerm), sql`${id(SEQ)} asc`]);
     const from = id(this.table.name);
     const columns = list.fields
       ? this.columnsFor([...list.fields, ...sort.map((key) => key.field)])
       : sql`*`;
-    const page =
-      sql<Row>`select ${columns} from ${from} ${where} order by ${order} limit ${list.limit + 1}${
+    const page = run<Row>(
+      db,
+      sql`select ${columns} from ${from} ${where} order by ${order} limit ${list.limit + 1}${
         list.offset === undefined ? sql`` : sql` offset ${list.offset}`
-      }`.execute(db);
+      }`,
+    );
     const total =
       list.offset === undefined
         ? undefined
-        : sql<{ count: number }>`select count(*)::int as count from ${from} ${where}`.execute(db);
+        : run<{ count: number }>(db, sql`select count(*)::int as count from ${from} ${where}`);
     const rows = (await page).rows;
     const more = rows.length > list.limit;
     const shown = rows.slice(0, list.limit);
@@ -245,15 +249,15 @@ export class SqlCollection<Item> {
    * names no parent finds it by its id under whichever parent it lives.
    */
   async find(path: Path): Promise<Row | undefined> {
-    const db = await this.db();
-    const scope = await this.scopeConditions(path, false);
+    const db = this.ready ?? (await this.db());
+    const scope = this.scopeOf(path);
     const value = keyValue(path[this.options.idParam], this.table.id);
     if (scope === undefined || value === MISFIT) return undefined;
     const conditions = [...scope, sql`${id('id')} = ${value}`];
-    const found =
-      await sql<Row>`select * from ${id(this.table.name)} where ${sql.join(conditions, sql` and `)} limit 1`.execute(
-        db,
-      );
+    const found = await run<Row>(
+      db,
+      sql`select * from ${id(this.table.name)} where ${join(conditions, ' and ')} limit 1`,
+    );
     return found.rows[0];
   }
 
@@ -266,7 +270,7 @@ export class SqlCollection<Item> {
     const db = await this.database();
     this.seeded ??= this.seed(db);
     await this.seeded;
-    return db;
+    return (this.ready = db);
   }
 
   /** The seed's items, unless they are there already (another instance wrote them, or a restart). */
@@ -276,24 +280,26 @@ export class SqlCollection<Item> {
         storable({ ...item, id: item.id ?? item[this.options.keyField ?? 'id'] } as Identified),
       );
       const columns = Object.keys(row);
-      await sql`insert into ${id(this.table.name)} (${sql.join(columns.map(id))}) values (${sql.join(columns.map((column) => row[column]))}) on conflict do nothing`.execute(
+      await run(
         db,
+        sql`insert into ${id(this.table.name)} (${join(columns.map(id))}) values (${parameters(columns.map((column) => row[column]))}) on conflict do nothing`,
       );
     }
     // New integer ids follow the seed's.
     if (this.table.id === 'bigint' && (this.options.seed ?? []).length > 0)
-      await sql`select setval(pg_get_serial_sequence(${this.table.name}, 'id'), greatest((select max(id) from ${id(this.table.name)}), 1))`.execute(
+      await run(
         db,
+        sql`select setval(pg_get_serial_sequence(${this.table.name}, 'id'), greatest((select max(id) from ${id(this.table.name)}), 1))`,
       );
   }
 
   private async insert(row: Row): Promise<Row> {
     const db = await this.db();
     const columns = Object.keys(row);
-    const inserted =
-      await sql<Row>`insert into ${id(this.table.name)} (${sql.join(columns.map(id))}) values (${sql.join(columns.map((column) => row[column]))}) returning *`.execute(
-        db,
-      );
+    const inserted = await run<Row>(
+      db,
+      sql`insert into ${id(this.table.name)} (${join(columns.map(id))}) values (${parameters(columns.map((column) => row[column]))}) returning *`,
+    );
     return inserted.rows[0]!;
   }
 
@@ -308,12 +314,12 @@ export class SqlCollection<Item> {
     );
     assignments.push(sql`${id(EXTRA)} = ${next[EXTRA] ?? null}`);
     const db = await this.db();
-    const updated =
-      await sql<Row>`update ${id(this.table.name)} set ${sql.join(assignments)} where ${id(SEQ)} = ${row[SEQ]} returning *`
-        .execute(db)
-        .catch((error: unknown) => {
-          throw this.conflictOf(error, 'The item conflicts with another.');
-        });
+    const updated = await run<Row>(
+      db,
+      sql`update ${id(this.table.name)} set ${join(assignments)} where ${id(SEQ)} = ${row[SEQ]} returning *`,
+    ).catch((error: unknown) => {
+      throw this.conflictOf(error, 'The item conflicts with another.');
+    });
     const written = updated.rows[0];
     return written && this.present<Out>(written);
   }
@@ -321,8 +327,10 @@ export class SqlCollection<Item> {
   private async deleteRow(row: Row): Promise<boolean> {
     const db = await this.db();
     try {
-      const deleted =
-        await sql`delete from ${id(this.table.name)} where ${id(SEQ)} = ${row[SEQ]}`.execute(db);
+      const deleted = await run(
+        db,
+        sql`delete from ${id(this.table.name)} where ${id(SEQ)} = ${row[SEQ]}`,
+      );
       return Number(deleted.numAffectedRows ?? 0) > 0;
     } catch (error) {
       throw this.conflictOf(error, 'The item has items under it: delete those first.');
@@ -344,16 +352,12 @@ export class SqlCollection<Item> {
   }
 
   /**
-   * The conditions that keep to the path's parent: undefined when it names a
-   * parent that does not exist. Only a path that names the parent's item can
-   * name a missing one; the rest of the scope narrows where it is named.
+   * The conditions that keep to the path's parent; undefined when a value
+   * cannot name any (a word where the id is a number). Where it is named.
    */
-  private async scopeConditions(
-    path: Path,
-    checkParent: boolean,
-  ): Promise<RawBuilder<unknown>[] | undefined> {
+  private scopeOf(path: Path): Fragment[] | undefined {
     const scope = this.options.scope ?? [];
-    const conditions: RawBuilder<unknown>[] = [];
+    const conditions: Fragment[] = [];
     for (const [index, param] of scope.entries()) {
       if (path[param] === undefined) continue;
       const owner = this.table.owners[index]!;
@@ -361,12 +365,20 @@ export class SqlCollection<Item> {
       if (value === MISFIT) return undefined;
       conditions.push(sql`${id(owner.column)} = ${value}`);
     }
+    return conditions;
+  }
+
+  /**
+   * Whether the path names a parent that does not exist. Only a path that
+   * names the parent's item can name a missing one.
+   */
+  private async parentMissing(path: Path): Promise<boolean> {
+    if (!this.options.parent) return false;
+    const scope = this.options.scope ?? [];
     const namesParent = scope
       .slice(0, this.parentParams.length)
       .every((param) => path[param] !== undefined);
-    if (checkParent && namesParent && this.options.parent && !(await this.parentExists(path)))
-      return undefined;
-    return conditions;
+    return namesParent && !(await this.parentExists(path));
   }
 
   /** The owner columns' values of an item created under the path; undefined when its parent does not exist. */
@@ -395,8 +407,8 @@ export class SqlCollection<Item> {
     return placedPath(path, body, this.options.scope ?? [], this.options.parent !== undefined);
   }
 
-  private listConditions(list: ListQuery): RawBuilder<unknown>[] {
-    const conditions: RawBuilder<unknown>[] = [];
+  private listConditions(list: ListQuery): Fragment[] {
+    const conditions: Fragment[] = [];
     for (const [field, value] of Object.entries(list.filters)) {
       const column = this.columnOf(field);
       const compared = column ? keyValue(value, column.type) : MISFIT;
@@ -428,7 +440,7 @@ export class SqlCollection<Item> {
     if (!column) return { ...key, expression: sql`(${id(EXTRA)}::jsonb ->> ${key.field})` };
     const ref = id(column.column);
     const expression = declared
-      ? sql`array_position(${sql.val(declared.map(String))}::text[], ${ref}::text)`
+      ? sql`array_position(${declared.map(String)}::text[], ${ref}::text)`
       : ref;
     return { ...key, expression, ranks: declared?.map(String) };
   }
@@ -437,7 +449,7 @@ export class SqlCollection<Item> {
    * After a page's end, in the sort's total order (missing values last in
    * either direction, then insertion order): the keyset condition.
    */
-  private after(position: Position, sort: SortColumn[]): RawBuilder<unknown> {
+  private after(position: Position, sort: SortColumn[]): Fragment {
     const valid =
       typeof position === 'object' &&
       position !== null &&
@@ -451,8 +463,8 @@ export class SqlCollection<Item> {
       );
     const values = (position as { values: Position[] }).values;
     const seq = (position as { seq: number }).seq;
-    const alternatives: RawBuilder<unknown>[] = [];
-    const equal: RawBuilder<unknown>[] = [];
+    const alternatives: Fragment[] = [];
+    const equal: Fragment[] = [];
     for (const [index, key] of sort.entries()) {
       const value = comparable(values[index] ?? null, key);
       if (value !== null) {
@@ -460,22 +472,22 @@ export class SqlCollection<Item> {
           ? sql`${key.expression} < ${value}`
           : sql`${key.expression} > ${value}`;
         alternatives.push(
-          sql`(${sql.join([...equal, sql`(${beyond} or ${key.expression} is null)`], sql` and `)})`,
+          sql`(${join([...equal, sql`(${beyond} or ${key.expression} is null)`], ' and ')})`,
         );
       }
       equal.push(
         value === null ? sql`${key.expression} is null` : sql`${key.expression} = ${value}`,
       );
     }
-    alternatives.push(sql`(${sql.join([...equal, sql`${id(SEQ)} > ${seq}`], sql` and `)})`);
-    return sql`(${sql.join(alternatives, sql` or `)})`;
+    alternatives.push(sql`(${join([...equal, sql`${id(SEQ)} > ${seq}`], ' and ')})`);
+    return sql`(${join(alternatives, ' or ')})`;
   }
 
   /** The columns that hold these fields, with those every item is read by (a field with no column of its own is in `_extra`). */
-  private columnsFor(fields: string[]): RawBuilder<unknown> {
+  private columnsFor(fields: string[]): Fragment {
     const wanted = new Set(fields);
     const columns = this.table.columns.filter((column) => wanted.has(column.field));
-    return sql.join([SEQ, 'id', EXTRA, ...columns.map((column) => column.column)].map(id));
+    return join([SEQ, 'id', EXTRA, ...columns.map((column) => column.column)].map(id));
   }
 
   private columnOf(field: string): Column | undefined {
@@ -544,11 +556,11 @@ export class SqlCollection<Item> {
 type CursorOrOffset<Out> = { items: Out[]; next?: Position; total: number };
 
 interface SortColumn extends SortKey {
-  expression: RawBuilder<unknown>;
+  expression: Fragment;
   ranks?: string[] | undefined;
 }
 
-function orderTerm(key: SortColumn): RawBuilder<unknown> {
+function orderTerm(key: SortColumn): Fragment {
   return key.descending
     ? sql`${key.expression} desc nulls last`
     : sql`${key.expression} asc nulls last`;
