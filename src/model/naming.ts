@@ -29,6 +29,9 @@ const FIXED_BINDINGS = [
   // The generated store's own names beside the collections it makes (src/generated/store.ts).
   'database',
   'createStore',
+  'createMemoryStore',
+  'COLLECTIONS',
+  'SINGLETONS',
 ];
 
 /** What a types module calls an operation's parts: `ListBooksQuery`, `GetBookData`… */

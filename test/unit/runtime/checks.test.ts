@@ -22,13 +22,13 @@ describe('sorting by an enum that lists null: null and missing values last in ei
     expect(compareSorted(null, undefined, -1, STATES)).toBe(0);
   });
 
-  test('the store does it', () => {
+  test('the store does it', async () => {
     const issues = new MemoryCollection<Row>({ type: 'issues', shape: 'flat', idParam: 'id', ids: 'integer', sortOrders: { state: STATES } });
-    for (const state of ['closed', null, 'open', undefined]) issues.create({ path: {}, body: state === undefined ? {} : { state } });
-    const states = (descending: boolean) =>
-      issues.list<Row>({ path: {}, list: { limit: 10, sort: [{ field: 'state', descending }], filters: {} } })!.items.map((item) => item.state);
-    expect(states(false)).toEqual(['open', 'closed', null, undefined]);
-    expect(states(true)).toEqual(['closed', 'open', null, undefined]);
+    for (const state of ['closed', null, 'open', undefined]) await issues.create({ path: {}, body: state === undefined ? {} : { state } });
+    const states = async (descending: boolean) =>
+      (await issues.list<Row>({ path: {}, list: { limit: 10, sort: [{ field: 'state', descending }], filters: {} } }))!.items.map((item) => item.state);
+    expect(await states(false)).toEqual(['open', 'closed', null, undefined]);
+    expect(await states(true)).toEqual(['closed', 'open', null, undefined]);
   });
 
   test('numbers and text as well', () => {

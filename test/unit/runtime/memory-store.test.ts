@@ -18,113 +18,113 @@ const books = () =>
     defaults: { url: 'https://example.com/resource', node_id: 'sample' },
   });
 
-test('a created item holds the server-made fields; what the body sends wins', () => {
-  const created = books().create<Row>({ path: {}, body: { title: 'Dune', node_id: 'given' } });
+test('a created item holds the server-made fields; what the body sends wins', async () => {
+  const created = await books().create<Row>({ path: {}, body: { title: 'Dune', node_id: 'given' } });
   expect(created).toEqual({ id: 1, title: 'Dune', url: 'https://example.com/resource', node_id: 'given' });
 });
 
-test('a replaced item keeps holding them; a body cannot take its id', () => {
+test('a replaced item keeps holding them; a body cannot take its id', async () => {
   const store = books();
-  store.create({ path: {}, body: { title: 'Dune' } });
-  const replaced = store.replace<Row>({ path: { book_id: 1 }, body: { title: 'Emma', id: 7 } });
+  await store.create({ path: {}, body: { title: 'Dune' } });
+  const replaced = await store.replace<Row>({ path: { book_id: 1 }, body: { title: 'Emma', id: 7 } });
   expect(replaced).toEqual({ id: 1, title: 'Emma', url: 'https://example.com/resource', node_id: 'sample' });
-  expect(store.get({ path: { book_id: 1 } })).toEqual(replaced);
+  expect(await store.get({ path: { book_id: 1 } })).toEqual(replaced);
 });
 
 // Before: Directus's `GET /fields` listed nothing of what `POST /fields/{collection}` created.
-test('a list whose path names only part of the scope shows the items under every value of the rest', () => {
+test('a list whose path names only part of the scope shows the items under every value of the rest', async () => {
   const fields = collection('fields', 'field', { scope: ['collection'] });
-  fields.create({ path: { collection: 'books' }, body: { name: 'title' } });
-  fields.create({ path: { collection: 'authors' }, body: { name: 'born' } });
+  await fields.create({ path: { collection: 'books' }, body: { name: 'title' } });
+  await fields.create({ path: { collection: 'authors' }, body: { name: 'born' } });
   const list = { limit: 10, sort: [], filters: {} };
-  const names = (path: object) => fields.list<Row>({ path, list })!.items.map((item) => item.name);
-  expect(names({})).toEqual(['title', 'born']);
-  expect(names({ collection: 'books' })).toEqual(['title']);
-  expect(names({ collection: 'films' })).toEqual([]);
+  const names = async (path: object) => (await fields.list<Row>({ path, list }))!.items.map((item) => item.name);
+  expect(await names({})).toEqual(['title', 'born']);
+  expect(await names({ collection: 'books' })).toEqual(['title']);
+  expect(await names({ collection: 'films' })).toEqual([]);
 });
 
 // Before: Blockfrost's `/addresses/{address}/utxos` (scoped by address, and by asset below it)
 // answered an empty page under a missing address.
-test('a list naming part of the scope is still undefined (404) under a missing parent', () => {
+test('a list naming part of the scope is still undefined (404) under a missing parent', async () => {
   const addresses = collection('addresses', 'address');
   const utxos = collection('utxos', 'id', { scope: ['address', 'asset'], parent: addresses });
   const list = { limit: 10, sort: [], filters: {} };
-  expect(utxos.list({ path: { address: 'nowhere' }, list })).toBeUndefined();
-  const { id } = addresses.create<Row>({ path: {}, body: {} })!;
-  expect(utxos.list({ path: { address: id }, list })).toMatchObject({ items: [] });
+  expect(await utxos.list({ path: { address: 'nowhere' }, list })).toBeUndefined();
+  const { id } = (await addresses.create<Row>({ path: {}, body: {} }))!;
+  expect(await utxos.list({ path: { address: id }, list })).toMatchObject({ items: [] });
   // A path that names no parent item (GitHub's `/repos/{owner}/{repo}/pulls/comments` beside
   // `…/pulls/{pull_number}/comments`) lists under every parent.
-  utxos.create({ path: { address: id, asset: 'ada' }, body: { amount: 1 } });
-  expect(utxos.list<Row>({ path: {}, list })!.items.map((item) => item.amount)).toEqual([1]);
+  await utxos.create({ path: { address: id, asset: 'ada' }, body: { amount: 1 } });
+  expect((await utxos.list<Row>({ path: {}, list }))!.items.map((item) => item.amount)).toEqual([1]);
 });
 
 // Before: GitHub's `POST …/git/tags` wrote `object` as a sha and every read answered it where the spec declares an object.
-test('a field whose written value does not fit the answer holds the server-made value, on every write', () => {
+test('a field whose written value does not fit the answer holds the server-made value, on every write', async () => {
   const tags = collection('tags', 'tag_sha', { defaults: { object: { sha: 'sample', type: 'commit' } }, serverFields: ['object'] });
-  const created = tags.create<Row>({ path: {}, body: { tag: 'v1', object: 'abc123' } });
+  const created = await tags.create<Row>({ path: {}, body: { tag: 'v1', object: 'abc123' } });
   expect(created).toMatchObject({ tag: 'v1', object: { sha: 'sample', type: 'commit' } });
-  const updated = tags.update<Row>({ path: { tag_sha: created!.id }, body: { object: 'def456', tag: 'v2' } });
+  const updated = await tags.update<Row>({ path: { tag_sha: created!.id }, body: { object: 'def456', tag: 'v2' } });
   expect(updated).toMatchObject({ tag: 'v2', object: { sha: 'sample', type: 'commit' } });
 });
 
 // Before: GitHub's `POST /orgs/{org}/actions/variables` made a UUID, while `GET …/variables/{name}` looks the item up by its name.
-test('an item named by a key field is found by what was written there, keeps it, and a second one of that name conflicts', () => {
+test('an item named by a key field is found by what was written there, keeps it, and a second one of that name conflicts', async () => {
   const variables = collection('variables', 'name', { keyField: 'name' });
-  variables.create({ path: {}, body: { name: 'TOKEN', value: 'a' } });
-  expect(variables.get<Row>({ path: { name: 'TOKEN' } })).toMatchObject({ name: 'TOKEN', value: 'a' });
-  expect(variables.update<Row>({ path: { name: 'TOKEN' }, body: { name: 'OTHER', value: 'b' } })).toMatchObject({ name: 'TOKEN', value: 'b' });
-  expect(() => variables.create({ path: {}, body: { name: 'TOKEN', value: 'c' } })).toThrow(/exists already/);
+  await variables.create({ path: {}, body: { name: 'TOKEN', value: 'a' } });
+  expect(await variables.get<Row>({ path: { name: 'TOKEN' } })).toMatchObject({ name: 'TOKEN', value: 'a' });
+  expect(await variables.update<Row>({ path: { name: 'TOKEN' }, body: { name: 'OTHER', value: 'b' } })).toMatchObject({ name: 'TOKEN', value: 'b' });
+  await expect(variables.create({ path: {}, body: { name: 'TOKEN', value: 'c' } })).rejects.toThrow(/exists already/);
 });
 
 // From review: a merge-patch body allows null everywhere; the answers require values.
-test('a null written where answers require a value leaves what the item held', () => {
+test('a null written where answers require a value leaves what the item held', async () => {
   const notes = collection('notes', 'id', { ids: 'integer', nonNullFields: ['title'] });
-  notes.create({ path: {}, body: { title: 'Dune', tag: 'sf' } });
-  expect(notes.update<Row>({ path: { id: 1 }, body: { title: null, tag: null } })).toEqual({ id: 1, title: 'Dune', tag: null });
+  await notes.create({ path: {}, body: { title: 'Dune', tag: 'sf' } });
+  expect(await notes.update<Row>({ path: { id: 1 }, body: { title: null, tag: null } })).toEqual({ id: 1, title: 'Dune', tag: null });
 });
 
 // From review: a seeded `{ id: 1 }` made the first create conflict (409) in a collection with no key field.
-test('new integer ids follow the seeded ones', () => {
+test('new integer ids follow the seeded ones', async () => {
   const genres = collection('genres', 'id', { ids: 'integer', seed: [{ id: 1, name: 'sf' }] });
-  expect(genres.create<Row>({ path: {}, body: { name: 'crime' } })).toMatchObject({ id: 2 });
+  expect(await genres.create<Row>({ path: {}, body: { name: 'crime' } })).toMatchObject({ id: 2 });
 });
 
 // Before: `/books/{book_id}` beside `/authors/{author_id}/books` found nothing (404), and `/books/{book_id}/reviews` could not create.
 describe('a collection kept under parents, reached by paths that name none', () => {
   const list = { limit: 10, sort: [], filters: {} };
-  const shop = () => {
+  const shop = async () => {
     const authors = collection('authors', 'author_id', { ids: 'integer' });
     const books = collection('books', 'book_id', { ids: 'integer', scope: ['author_id'], parent: authors, pathFields: ['author_id'] });
     const reviews = collection('reviews', 'review_id', { ids: 'integer', scope: ['book_id'], parent: books, parentParams: ['book_id'] });
-    authors.create({ path: {}, body: { name: 'Le Guin' } });
-    authors.create({ path: {}, body: { name: 'Austen' } });
-    books.create({ path: { author_id: 1 }, body: { title: 'Earthsea' } });
-    books.create({ path: { author_id: 2 }, body: { title: 'Emma' } });
+    await authors.create({ path: {}, body: { name: 'Le Guin' } });
+    await authors.create({ path: {}, body: { name: 'Austen' } });
+    await books.create({ path: { author_id: 1 }, body: { title: 'Earthsea' } });
+    await books.create({ path: { author_id: 2 }, body: { title: 'Emma' } });
     return { authors, books, reviews };
   };
 
-  test('lists, reads, changes and deletes an item by its id alone', () => {
-    const { books } = shop();
-    expect(books.list<Row>({ path: {}, list })!.items.map((book) => book.title)).toEqual(['Earthsea', 'Emma']);
-    expect(books.get({ path: { book_id: 2 } })).toEqual({ id: 2, title: 'Emma', author_id: 2 });
-    expect(books.update<Row>({ path: { book_id: 2 }, body: { title: 'Persuasion' } })).toMatchObject({ title: 'Persuasion', author_id: 2 });
+  test('lists, reads, changes and deletes an item by its id alone', async () => {
+    const { books } = await shop();
+    expect((await books.list<Row>({ path: {}, list }))!.items.map((book) => book.title)).toEqual(['Earthsea', 'Emma']);
+    expect(await books.get({ path: { book_id: 2 } })).toEqual({ id: 2, title: 'Emma', author_id: 2 });
+    expect(await books.update<Row>({ path: { book_id: 2 }, body: { title: 'Persuasion' } })).toMatchObject({ title: 'Persuasion', author_id: 2 });
     // A path that names the parent still finds the item only under it.
-    expect(books.get({ path: { author_id: 1, book_id: 2 } })).toBeUndefined();
-    expect(books.remove({ path: { book_id: 2 } })).toBe(true);
-    expect(books.get({ path: { author_id: 2, book_id: 2 } })).toBeUndefined();
+    expect(await books.get({ path: { author_id: 1, book_id: 2 } })).toBeUndefined();
+    expect(await books.remove({ path: { book_id: 2 } })).toBe(true);
+    expect(await books.get({ path: { author_id: 2, book_id: 2 } })).toBeUndefined();
   });
 
-  test('a child of the top-level path lives under the item whatever its parent', () => {
-    const { reviews } = shop();
-    expect(reviews.create({ path: { book_id: 2 }, body: { stars: 5 } })).toEqual({ id: 1, stars: 5 });
-    expect(reviews.list<Row>({ path: { book_id: 2 }, list })!.items).toHaveLength(1);
-    expect(reviews.create({ path: { book_id: 9 }, body: { stars: 1 } })).toBeUndefined();
+  test('a child of the top-level path lives under the item whatever its parent', async () => {
+    const { reviews } = await shop();
+    expect(await reviews.create({ path: { book_id: 2 }, body: { stars: 5 } })).toEqual({ id: 1, stars: 5 });
+    expect((await reviews.list<Row>({ path: { book_id: 2 }, list }))!.items).toHaveLength(1);
+    expect(await reviews.create({ path: { book_id: 9 }, body: { stars: 1 } })).toBeUndefined();
   });
 
-  test('a create naming no parent takes it from the body, else answers 422', () => {
-    const { books } = shop();
-    expect(books.create({ path: {}, body: { title: 'Lathe', author_id: 1 } })).toEqual({ id: 3, title: 'Lathe', author_id: 1 });
-    expect(books.create({ path: {}, body: { title: 'Lathe', author_id: 9 } })).toBeUndefined();
-    expect(() => books.create({ path: {}, body: { title: 'Lathe' } })).toThrow(expect.objectContaining({ status: 422 }));
+  test('a create naming no parent takes it from the body, else answers 422', async () => {
+    const { books } = await shop();
+    expect(await books.create({ path: {}, body: { title: 'Lathe', author_id: 1 } })).toEqual({ id: 3, title: 'Lathe', author_id: 1 });
+    expect(await books.create({ path: {}, body: { title: 'Lathe', author_id: 9 } })).toBeUndefined();
+    await expect(books.create({ path: {}, body: { title: 'Lathe' } })).rejects.toThrow(expect.objectContaining({ status: 422 }));
   });
 });

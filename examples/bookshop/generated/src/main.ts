@@ -7,19 +7,18 @@
  * and RATE_LIMIT_KEY_PREFIX, CURSOR_SECRET (shared by all instances), BODY_MAX_DEPTH and
  * BODY_MAX_MEMBERS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS and
  * SHUTDOWN_GRACE_MS, LOG_REDACT_HEADERS, LOG_ASYNC_CONTEXT, TRUST_PROXY with PROXY_HOPS (only
- * behind a proxy you run), and DATABASE_URL (or DATA_DIR for the embedded database) with
- * DATABASE_POOL_SIZE.
+ * behind a proxy you run), DATABASE_URL (or DATA_DIR for the embedded database) with
+ * DATABASE_POOL_SIZE, and STORE (memory: no database, for mocks and tests).
  * The project's README says what each does.
  */
 import { authenticate } from './auth.js';
 import { createApp } from './generated/app.js';
 import { integerFromEnv, serve } from './generated/conventions/serve.js';
 import { SERVICE } from './generated/service.js';
-import { closeDatabase, database } from './store/index.js';
-import { assertMigrated } from './store/migrate.js';
+import { closeDatabase, storeReady } from './store/index.js';
 
 try {
-  await assertMigrated(await database());
+  await storeReady();
   const port = integerFromEnv('PORT', 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const server = await serve(createApp({ authenticate }), { port, host, onClose: closeDatabase });

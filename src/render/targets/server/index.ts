@@ -109,9 +109,9 @@ export const serverTarget: Target = {
   },
 };
 
-/** The store's modules: the SQL store and its database, and the in-memory one it shares body rules with. */
+/** The store's modules: the SQL store and its database, and the in-memory one (STORE=memory) it shares body rules with. */
 function storeFiles(view: ServerView, runtime: RenderInput['runtime']): OutputFile[] {
-  const modules = ['database', 'migrate', 'memory', 'statement', 'sql', ...(view.singletons.length > 0 ? ['singleton', 'sql-singleton'] : [])];
+  const modules = ['collection', 'database', 'migrate', 'memory', 'statement', 'sql', ...(view.singletons.length > 0 ? ['singleton', 'sql-singleton'] : [])];
   return modules.map((module) => runtimeFile(runtime, `server/store/${module}.ts`, 'scaffold'));
 }
 

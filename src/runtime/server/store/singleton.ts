@@ -5,6 +5,7 @@
  * before anyone writes it; a DELETE empties it (GET answers 404) until a PUT
  * fills it again. specforge created this file once; it is yours.
  */
+import type { Singleton } from './collection.js';
 import { keptOf, storable, type MemoryCollection } from './memory.js';
 
 type Path = Record<string, unknown>;
@@ -30,40 +31,40 @@ export interface SingletonOptions {
   updatedField?: string;
 }
 
-export class MemorySingleton<Item> {
+export class MemorySingleton<Item> implements Singleton<Item> {
   /** By owner; `null` once deleted. An owner not here holds the initial value. */
   private readonly values = new Map<string, Value | null>();
 
   constructor(private readonly options: SingletonOptions) {}
 
-  get<Out = Item>(request: { path: object }): Out | undefined {
+  async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
     const owner = this.ownerOf(request.path as Path);
     const value = owner === undefined ? null : this.current(owner);
     return value === null ? undefined : (storable(value) as Out);
   }
 
-  replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+  async replace<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
     return this.write<Out>(request.path as Path, () => ({
       ...this.options.defaults,
       ...keptOf(request.body as Value, this.options),
     }));
   }
 
-  update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+  async update<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
     return this.write<Out>(request.path as Path, (value) =>
       value === null ? null : { ...value, ...keptOf(request.body as Value, this.options) },
     );
   }
 
   /** Empties it and answers what it held (for a DELETE whose spec returns it). */
-  take<Out = Item>(request: { path: object }): Out | undefined {
-    const held = this.get<Out>(request);
+  async take<Out = Item>(request: { path: object }): Promise<Out | undefined> {
+    const held = await this.get<Out>(request);
     if (held !== undefined) this.values.set(this.ownerOf(request.path as Path)!, null);
     return held;
   }
 
-  remove(request: { path: object }): boolean {
-    return this.take(request) !== undefined;
+  async remove(request: { path: object }): Promise<boolean> {
+    return (await this.take(request)) !== undefined;
   }
 
   private current(owner: string): Value | null {

@@ -6,6 +6,7 @@
  * writes it; a DELETE empties it (GET answers 404) until a PUT fills it again.
  * specforge created this file once; it is yours.
  */
+import type { Singleton } from './collection.js';
 import type { Database } from './database.js';
 import { keptOf, storable } from './memory.js';
 import type { SingletonOptions } from './singleton.js';
@@ -21,7 +22,7 @@ export interface SqlSingletonOptions extends Omit<SingletonOptions, 'parent'> {
   parent?: SqlCollection<unknown>;
 }
 
-export class SqlSingleton<Item> {
+export class SqlSingleton<Item> implements Singleton<Item> {
   constructor(
     private readonly database: () => Promise<Database>,
     private readonly options: SqlSingletonOptions,

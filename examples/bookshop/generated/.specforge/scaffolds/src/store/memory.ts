@@ -1,21 +1,16 @@
 /**
- * The default store: every resource in this process's memory, with the list
- * features of the conventions (equality filters, creation-date range, search,
- * sort, cursor and offset pages). specforge created this file once; it is
- * yours. To keep data in a database, give the handlers another object with
- * the same methods.
+ * The in-memory store (STORE=memory): every resource in this process's
+ * memory, lost when it stops, with the list features of the conventions
+ * (equality filters, creation-date range, search, sort, cursor and offset
+ * pages). For mocks and tests; the default store is the database's
+ * (./sql.ts). specforge created this file once; it is yours.
  */
 import { randomUUID } from 'node:crypto';
 import type { ListRequest } from '../generated/conventions/operation.js';
-import type {
-  CursorPage,
-  ListQuery,
-  OffsetPage,
-  Position,
-  SortKey,
-} from '../generated/conventions/paging.js';
+import type { ListQuery, Position, SortKey } from '../generated/conventions/paging.js';
 import { errors } from '../generated/conventions/errors.js';
 import { typed, type ResourceShape } from '../generated/conventions/representation.js';
+import type { Collection, ListPage } from './collection.js';
 
 type Row = Record<string, unknown> & { id: string | number };
 type Path = Record<string, unknown>;
@@ -82,7 +77,7 @@ interface Stored {
  * narrower view of the resource than its read; this store keeps what it was
  * given and does not tell them apart.
  */
-export class MemoryCollection<Item> {
+export class MemoryCollection<Item> implements Collection<Item> {
   private readonly rows = new Map<string, Stored>();
   private seq = 0;
   private lastId = 0;
@@ -97,10 +92,10 @@ export class MemoryCollection<Item> {
    * does not exist. A path that names only some of the scope (`/fields` beside
    * `/fields/{collection}`) lists the items under every value of the rest.
    */
-  list<Out = Item>(request: {
+  async list<Out = Item>(request: {
     path: object;
     list: ListQuery;
-  }): (CursorPage<Out> & OffsetPage<Out>) | undefined {
+  }): Promise<ListPage<Out> | undefined> {
     const inScope = this.scopeFilter(request.path as Path);
     if (inScope === undefined) return undefined;
     const { list } = request;
@@ -122,12 +117,12 @@ export class MemoryCollection<Item> {
     };
   }
 
-  get<Out = Item>(request: { path: object }): Out | undefined {
+  async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
     const stored = this.find(request.path as Path);
     return stored && this.present<Out>(stored.row);
   }
 
-  create<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+  async create<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
     const path = this.placed(request.path as Path, request.body);
     const scope = this.scopeOf(path);
     if (scope === undefined) return undefined;
@@ -146,7 +141,7 @@ export class MemoryCollection<Item> {
     return this.present<Out>(this.insert(row, scope, this.ownersOf(path)).row);
   }
 
-  replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+  async replace<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
     return this.write<Out>(
       request.path as Path,
       (row) =>
@@ -158,7 +153,7 @@ export class MemoryCollection<Item> {
     );
   }
 
-  update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
+  async update<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
     return this.write<Out>(
       request.path as Path,
       (row) => ({ ...row, ...this.written(request.body), ...pick(row, this.kept()) }) as Row,
@@ -166,14 +161,14 @@ export class MemoryCollection<Item> {
   }
 
   /** Deletes the item and answers it (for a DELETE whose spec returns the deleted resource). */
-  take<Out = Item>(request: { path: object }): Out | undefined {
+  async take<Out = Item>(request: { path: object }): Promise<Out | undefined> {
     const stored = this.find(request.path as Path);
     if (!stored) return undefined;
     this.rows.delete(keyOf(stored.scope, stored.row.id));
     return this.present<Out>(stored.row);
   }
 
-  remove(request: { path: object }): boolean {
+  async remove(request: { path: object }): Promise<boolean> {
     const stored = this.find(request.path as Path);
     return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));
   }

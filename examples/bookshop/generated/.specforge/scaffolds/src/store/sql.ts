@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { ListQuery, Position, SortKey } from '../generated/conventions/paging.js';
 import { errors } from '../generated/conventions/errors.js';
 import { typed } from '../generated/conventions/representation.js';
+import type { Collection, ListPage } from './collection.js';
 import type { Database } from './database.js';
 import { identifier, join, parameters, run, sql, type Fragment } from './statement.js';
 import { keptOf, placedPath, storable, unchangedFields, type CollectionOptions } from './memory.js';
@@ -115,7 +116,7 @@ export interface SqlCollectionOptions extends Omit<CollectionOptions, 'parent'> 
  * (`Out`, inferred from the handler it serves): a list's items can be a
  * narrower view of the resource than its read.
  */
-export class SqlCollection<Item> {
+export class SqlCollection<Item> implements Collection<Item> {
   private seeded: Promise<void> | undefined;
   /** The database once seeded: a read then waits for nothing else. */
   private ready: Database | undefined;
@@ -129,7 +130,7 @@ export class SqlCollection<Item> {
   async list<Out = Item>(request: {
     path: object;
     list: ListQuery;
-  }): Promise<CursorOrOffset<Out> | undefined> {
+  }): Promise<ListPage<Out> | undefined> {
     const db = this.ready ?? (await this.db());
     const scope = this.scopeOf(request.path as Path);
     if (scope === undefined || (await this.parentMissing(request.path as Path))) return undefined;
@@ -168,7 +169,7 @@ export class SqlCollection<Item> {
             },
           }
         : {}),
-    } as CursorOrOffset<Out>;
+    } as ListPage<Out>;
   }
 
   async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
@@ -552,8 +553,6 @@ export class SqlCollection<Item> {
     return Object.fromEntries((this.options.pathFields ?? []).map((field) => [field, path[field]]));
   }
 }
-
-type CursorOrOffset<Out> = { items: Out[]; next?: Position; total: number };
 
 interface SortColumn extends SortKey {
   expression: Fragment;

@@ -1,11 +1,15 @@
 /**
- * The store the default handlers use: a table per resource (see
+ * The store the default handlers use. By default a table per resource (see
  * ../generated/store.ts, ../generated/tables.ts and migrations/), in the
- * database DATABASE_URL names (./database.ts). specforge created this file
- * once; it is yours.
+ * database DATABASE_URL names (./database.ts). STORE=memory keeps the items
+ * in this process's memory instead, lost when it stops: for mocks and tests.
+ * specforge created this file once; it is yours.
  */
-import { createStore } from '../generated/store.js';
+import { createMemoryStore, createStore, type Store } from '../generated/store.js';
 import { databaseSettingsFromEnv, openDatabase, type Database } from './database.js';
+import { assertMigrated } from './migrate.js';
+
+const STORE = process.env.STORE ?? '';
 
 let opened: Promise<Database> | undefined;
 
@@ -22,4 +26,11 @@ export async function closeDatabase(): Promise<void> {
   if (db) await (await db).destroy();
 }
 
-export const store = createStore(database);
+export const store: Store = STORE === 'memory' ? createMemoryStore() : createStore(database);
+
+/** Ready to serve: the database opened and migrated (the memory store always is). */
+export async function storeReady(): Promise<void> {
+  if (STORE === 'memory') return;
+  if (STORE !== '' && STORE !== 'sql') throw new Error(`STORE=${STORE} is neither sql nor memory.`);
+  await assertMigrated(await database());
+}
