@@ -3,7 +3,10 @@
  * a known fault patched by the overlay in test/fixtures/real/, each action
  * documented there): each generates, its service and suite type-check, and the
  * suite passes in-process against its own service with no failure, skipping
- * only for the reasons listed here per spec. `npm run bench:real` measures
+ * only for the reasons listed here per spec. The service keeps its items in
+ * PostgreSQL (a database of the spec's own, migrated from the generated
+ * files) where the server answers, else in PGlite in memory; the examples and
+ * the corpus run on both. `npm run bench:real` measures
  * the same specs (time, memory, operations by kind).
  */
 import { spawn } from 'node:child_process';
@@ -11,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runCli, scratchDir } from '../helpers.js';
 import { compile, CONFORMANCE_SEED, linkDependencies } from '../service.js';
+import { acceptsConnections, applyMigrationFiles, databaseUrl, requireService, testDatabases } from '../services.js';
 
 interface RealSpec {
   name: string;
@@ -70,7 +74,12 @@ const SPECS: RealSpec[] = [
 ];
 
 const scratch = scratchDir();
-afterAll(() => scratch.cleanup());
+const postgres = await requireService('PostgreSQL', acceptsConnections(databaseUrl(), 5432));
+const databases = testDatabases();
+afterAll(async () => {
+  await databases.dropAll();
+  scratch.cleanup();
+});
 
 describe.each(SPECS)('$name', (spec) => {
   const project = join(scratch.dir, spec.name);
@@ -90,8 +99,14 @@ describe.each(SPECS)('$name', (spec) => {
     expect(await compile(join(project, 'test/conformance'))).toBe('');
   }, 600_000);
 
-  test('its suite passes against its own service, skipping only for the stated reasons', async () => {
-    const report = await runSuite(project, suiteSeconds);
+  test(`its suite passes against its own service on ${postgres.available ? 'PostgreSQL' : 'PGlite'}, skipping only for the stated reasons`, async () => {
+    let env = {};
+    if (postgres.available) {
+      const url = await databases.create();
+      await applyMigrationFiles(project, url);
+      env = { CONFORMANCE_DATABASE_URL: url };
+    }
+    const report = await runSuite(project, suiteSeconds, env);
     const failures = report.tests.filter((test) => test.status === 'failed').map((test) => test.title);
     expect(failures).toEqual([]);
     expect(report.crashedFiles).toEqual([]);
@@ -109,11 +124,11 @@ interface Report {
   crashedFiles: string[];
 }
 
-function runSuite(project: string, seconds: number): Promise<Report> {
+function runSuite(project: string, seconds: number, env: Record<string, string>): Promise<Report> {
   const output = join(project, 'jest-report.json');
   const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${output}`];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, CONFORMANCE_SEED }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, CONFORMANCE_SEED, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
     child.once('error', reject);
