@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { ROOT, scratchDir } from '../helpers.js';
@@ -93,6 +93,24 @@ postgres.describe('on PostgreSQL', () => {
     expect(runs.map((run) => run.output.trim()).sort()).toEqual(['Applied 0001_initial.sql.', 'The database is up to date.']);
     const again = await migrate({ DATABASE_URL: url });
     expect(again.output.trim()).toBe('The database is up to date.');
+  });
+
+  // GitHub's first migration (537 tables, 9,027 indexes) needs more locks than PostgreSQL's defaults hold in one transaction.
+  test('a migration that locks more than PostgreSQL holds names the setting to raise, in one line, and applies nothing', async () => {
+    const url = await newDatabase();
+    const extra = join(bookshop, 'migrations/0002_many_tables.sql');
+    writeFileSync(extra, Array.from({ length: 8000 }, (_, n) => `create table many_${n} (id int);`).join('\n'));
+    try {
+      const run = await migrate({ DATABASE_URL: url });
+      expect(run.code).toBe(1);
+      expect(run.output.trim()).toBe(
+        "Migrating failed: 0002_many_tables.sql creates 8,000 tables and indexes in one transaction, more than PostgreSQL's lock table holds: raise max_locks_per_transaction (to 160 or more with max_connections at 100) and restart PostgreSQL, or split the file. Nothing was applied.",
+      );
+      const authors = await withDatabase((client) => client.query<{ found: string | null }>("select to_regclass('authors') as found"), url);
+      expect(authors.rows[0]!.found).toBeNull();
+    } finally {
+      rmSync(extra);
+    }
   });
 
   test('the service refuses a database behind its migrations, and names the command', async () => {

@@ -23,6 +23,8 @@ interface RealSpec {
   skips: RegExp[];
   /** How long its suite may run, in seconds (GitHub's 9,000 tests take minutes). */
   suiteSeconds?: number;
+  /** Why its suite runs on PGlite even where PostgreSQL answers. */
+  notOnPostgres?: string;
 }
 
 /** ", and the service lists fewer than 3": what a check needs that the service does not hold. */
@@ -46,6 +48,9 @@ const SPECS: RealSpec[] = [
     // or not at all; a few bodies are free-form where the suite needs fields; `/gists/{gist_id}/{sha}`-like paths carry several ids.
     skips: [CANNOT_CREATE, SEVERAL_IDS, CANNOT_BUILD_BODY, SINGLETON_NOT_RESTORED, NO_ITEM_TO_FOLLOW, NOTHING_TO_BREAK],
     suiteSeconds: 900,
+    // 537 tables and 9,027 indexes in one transaction: more locks than PostgreSQL's defaults
+    // hold, which `npm run migrate` says (database.test.ts shows it).
+    notOnPostgres: 'its first migration needs max_locks_per_transaction raised',
   },
   {
     name: 'ideal-postcodes',
@@ -99,9 +104,10 @@ describe.each(SPECS)('$name', (spec) => {
     expect(await compile(join(project, 'test/conformance'))).toBe('');
   }, 600_000);
 
-  test(`its suite passes against its own service on ${postgres.available ? 'PostgreSQL' : 'PGlite'}, skipping only for the stated reasons`, async () => {
+  const onPostgres = postgres.available && !spec.notOnPostgres;
+  test(`its suite passes against its own service on ${onPostgres ? 'PostgreSQL' : 'PGlite'}, skipping only for the stated reasons`, async () => {
     let env = {};
-    if (postgres.available) {
+    if (onPostgres) {
       const url = await databases.create();
       await applyMigrationFiles(project, url);
       env = { CONFORMANCE_DATABASE_URL: url };

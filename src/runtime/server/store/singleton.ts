@@ -38,9 +38,7 @@ export class MemorySingleton<Item> implements Singleton<Item> {
   constructor(private readonly options: SingletonOptions) {}
 
   async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
-    const owner = this.ownerOf(request.path as Path);
-    const value = owner === undefined ? null : this.current(owner);
-    return value === null ? undefined : (storable(value) as Out);
+    return this.held<Out>(request.path as Path);
   }
 
   async replace<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
@@ -58,13 +56,20 @@ export class MemorySingleton<Item> implements Singleton<Item> {
 
   /** Empties it and answers what it held (for a DELETE whose spec returns it). */
   async take<Out = Item>(request: { path: object }): Promise<Out | undefined> {
-    const held = await this.get<Out>(request);
+    // Read and emptied in one step: two DELETEs at once cannot both answer the value.
+    const held = this.held<Out>(request.path as Path);
     if (held !== undefined) this.values.set(this.ownerOf(request.path as Path)!, null);
     return held;
   }
 
   async remove(request: { path: object }): Promise<boolean> {
     return (await this.take(request)) !== undefined;
+  }
+
+  private held<Out>(path: Path): Out | undefined {
+    const owner = this.ownerOf(path);
+    const value = owner === undefined ? null : this.current(owner);
+    return value === null ? undefined : (storable(value) as Out);
   }
 
   private current(owner: string): Value | null {
