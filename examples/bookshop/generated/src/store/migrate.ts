@@ -59,11 +59,33 @@ export async function migrate(db: AnyDatabase, folder = MIGRATIONS_DIR): Promise
     const pending = await pendingMigrations(transaction, folder);
     for (const name of pending) {
       const text = await readFile(join(folder, name), 'utf8');
-      await sql.raw(text).execute(transaction);
+      await sql
+        .raw(text)
+        .execute(transaction)
+        .catch((error: unknown) => {
+          throw lockTableFull(error) ? tooManyRelations(name, text) : error;
+        });
       await sql`insert into specforge_migrations (name) values (${name})`.execute(transaction);
     }
     return pending;
   });
+}
+
+/** PostgreSQL's `out of shared memory`: its lock table cannot hold what one transaction locked. */
+function lockTableFull(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '53200';
+}
+
+/**
+ * Each table and index a transaction creates holds a lock until it commits;
+ * the lock table holds max_locks_per_transaction × max_connections of them
+ * (6,400 by default). A large API's first migration can need more.
+ */
+function tooManyRelations(name: string, text: string): Error {
+  const created = text.match(/^\s*create\s+(unique\s+)?(table|index)\b/gim)?.length ?? 0;
+  return new Error(
+    `${name} creates ${created.toLocaleString('en')} tables and indexes in one transaction, more than PostgreSQL's lock table holds: raise max_locks_per_transaction (to ${Math.ceil((created * 2) / 100).toLocaleString('en')} or more with max_connections at 100) and restart PostgreSQL, or split the file. Nothing was applied.`,
+  );
 }
 
 /** Refuses a database behind its migrations, naming the command that brings it up to date. */

@@ -117,9 +117,10 @@ export interface SqlCollectionOptions extends Omit<CollectionOptions, 'parent'> 
  * narrower view of the resource than its read.
  */
 export class SqlCollection<Item> implements Collection<Item> {
-  private seeded: Promise<void> | undefined;
-  /** The database once seeded: a read then waits for nothing else. */
-  private ready: Database | undefined;
+  /** The seed's writing, per database: a reopened database, or another one, gets it too. */
+  private readonly seeding = new WeakMap<Database, Promise<void>>();
+  /** The databases whose seed is written: a request on them waits for nothing more. */
+  private readonly seeded = new WeakSet<Database>();
 
   constructor(
     private readonly database: () => Promise<Database>,
@@ -131,7 +132,7 @@ export class SqlCollection<Item> implements Collection<Item> {
     path: object;
     list: ListQuery;
   }): Promise<ListPage<Out> | undefined> {
-    const db = this.ready ?? (await this.db());
+    const db = await this.db();
     const scope = this.scopeOf(request.path as Path);
     if (scope === undefined || (await this.parentMissing(request.path as Path))) return undefined;
     const { list } = request;
@@ -250,7 +251,7 @@ export class SqlCollection<Item> implements Collection<Item> {
    * names no parent finds it by its id under whichever parent it lives.
    */
   async find(path: Path): Promise<Row | undefined> {
-    const db = this.ready ?? (await this.db());
+    const db = await this.db();
     const scope = this.scopeOf(path);
     const value = keyValue(path[this.options.idParam], this.table.id);
     if (scope === undefined || value === MISFIT) return undefined;
@@ -269,9 +270,14 @@ export class SqlCollection<Item> implements Collection<Item> {
   /** The database, with the items the collection starts with (a seed) written once. */
   private async db(): Promise<Database> {
     const db = await this.database();
-    this.seeded ??= this.seed(db);
-    await this.seeded;
-    return (this.ready = db);
+    if (this.seeded.has(db)) return db;
+    let seeding = this.seeding.get(db);
+    if (!seeding) {
+      seeding = this.seed(db).then(() => void this.seeded.add(db));
+      this.seeding.set(db, seeding);
+    }
+    await seeding;
+    return db;
   }
 
   /** The seed's items, unless they are there already (another instance wrote them, or a restart). */
@@ -353,8 +359,8 @@ export class SqlCollection<Item> implements Collection<Item> {
   }
 
   /**
-   * The conditions that keep to the path's parent; undefined when a value
-   * cannot name any (a word where the id is a number). Where it is named.
+   * The conditions that keep to the parents the path names; undefined when a
+   * value cannot name any (a word where the id is a number).
    */
   private scopeOf(path: Path): Fragment[] | undefined {
     const scope = this.options.scope ?? [];

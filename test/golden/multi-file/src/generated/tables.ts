@@ -19,8 +19,8 @@ export const TABLES = {
   },
 } satisfies Record<string, Table | { name: string }>;
 
-/** A timestamp reads as a Date and is written as one or as ISO 8601 text. */
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamp reads as ISO 8601 text in UTC, as the API shows it (../store/database.ts), and is written as that or a Date. */
+type Timestamp = ColumnType<string, Date | string, Date | string>;
 
 export interface Tables {
   notes: {

@@ -15,7 +15,10 @@ let opened: Promise<Database> | undefined;
 
 /** The database, opened on first use. */
 export function database(): Promise<Database> {
-  opened ??= openDatabase(databaseSettingsFromEnv());
+  opened ??=
+    STORE === '' || STORE === 'sql'
+      ? openDatabase(databaseSettingsFromEnv())
+      : Promise.reject(new Error(`STORE=${STORE} is neither sql nor memory.`));
   return opened;
 }
 
@@ -30,7 +33,5 @@ export const store: Store = STORE === 'memory' ? createMemoryStore() : createSto
 
 /** Ready to serve: the database opened and migrated (the memory store always is). */
 export async function storeReady(): Promise<void> {
-  if (STORE === 'memory') return;
-  if (STORE !== '' && STORE !== 'sql') throw new Error(`STORE=${STORE} is neither sql nor memory.`);
-  await assertMigrated(await database());
+  if (STORE !== 'memory') await assertMigrated(await database());
 }

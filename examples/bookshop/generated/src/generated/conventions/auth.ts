@@ -39,10 +39,10 @@ export interface SecurityRequirement {
   alternatives: { scheme: CredentialScheme | 'unsupported'; scopes: string[] }[][];
 }
 
-/** Reads the credential and asks `authenticate` about it; rejecting is left to the operation. */
 /**
- * A synchronous `authenticate` is answered synchronously: a promise (and a
- * turn of the microtask queue) only where the hook returns one.
+ * Reads the credential and asks `authenticate` about it; rejecting is left to
+ * the operation. A synchronous `authenticate` is answered synchronously: a
+ * promise (and a turn of the microtask queue) only where the hook returns one.
  */
 export function identify(
   ctx: ParameterizedContext<ServiceState>,
@@ -55,13 +55,18 @@ export function identify(
   ctx.state.presented = credential?.scheme;
   if (!credential) return;
   const principal = authenticate(credential);
-  if (!(principal instanceof Promise)) {
+  if (!isThenable(principal)) {
     ctx.state.principal = principal;
     return;
   }
-  return principal.then((found) => {
+  return Promise.resolve(principal).then((found) => {
     ctx.state.principal = found;
   });
+}
+
+/** A promise of any realm, or another thenable: what `await` would wait for. */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 function credentialOf(authorization: string, apiKey: string): Credential | undefined {

@@ -7,8 +7,9 @@
  * as whole objects, whose properties may carry a request's headers; the
  * text itself passes through `redact`, which blanks what follows a
  * credential's header name or auth scheme. Every entry names the request it
- * belongs to, when there is one: the request id follows the request's
- * asynchronous work (`requestScope`), so even an error nobody awaited is told.
+ * belongs to, when there is one; with LOG_ASYNC_CONTEXT (the default from
+ * Node 24) the request id follows the request's asynchronous work
+ * (`requestScope`), so even an error nobody awaited is told.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

@@ -7,6 +7,7 @@
  * service that runs on several instances can share them (Redis, a database).
  */
 import type { ParameterizedContext } from 'koa';
+import { isThenable } from './auth.js';
 import { errors } from './errors.js';
 import type { ServiceState } from './state.js';
 
@@ -61,8 +62,8 @@ export function countRequest(
   const key = ctx.state.principal ? `principal:${ctx.state.principal.id}` : `address:${ctx.ip}`;
   const window = store.hit(key, windowSeconds * 1000);
   // The in-memory store answers synchronously, and so does this then (see identify).
-  return window instanceof Promise
-    ? window.then((counted) => tellWindow(ctx, limit, counted))
+  return isThenable(window)
+    ? Promise.resolve(window).then((counted) => tellWindow(ctx, limit, counted))
     : tellWindow(ctx, limit, window);
 }
 

@@ -1,6 +1,7 @@
 /**
  * The database the store keeps its items in, through Kysely (a typed query
- * builder over plain SQL: the tables are typed in ../generated/tables.ts).
+ * builder over plain SQL: the tables are typed in ../generated/tables.ts);
+ * the store's own statements go to the `pg` pool straight (`executeCompiled`).
  *
  * - `DATABASE_URL=postgres://…`: PostgreSQL (or a PostgreSQL-compatible
  *   engine) through a `pg` pool of DATABASE_POOL_SIZE connections (default 10).
