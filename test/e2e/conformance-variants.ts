@@ -125,8 +125,8 @@ const EXAMPLE_VARIANTS: Variant[] = [
   },
   {
     name: 'parent-not-checked',
-    breaks: 'a nested collection under a missing parent is 404 (here an empty list, and creates succeed)',
-    patches: [patch(SQL, 'if (checkParent && namesParent && this.options.parent &&', 'if (false &&')],
+    breaks: 'a nested collection under a missing parent is 404 (here its list is an empty page)',
+    patches: [patch(SQL, '    return namesParent && !(await this.parentExists(path));', '    return false;')],
     fails: /→ 404 RESOURCE_NOT_FOUND under a missing authors item/,
   },
 
@@ -513,7 +513,7 @@ const PROPERTY_VARIANTS: Variant[] = [
     name: 'deleted-still-listed',
     breaks: 'a deleted item is gone from lists (here it is 404 to GET, but lists keep showing it)',
     patches: [
-      patch(SQL, '      const deleted =\n', '      ((this as any).tombstones ??= []).push(row);\n      const deleted =\n'),
+      patch(SQL, '      const deleted = await run(', '      ((this as any).tombstones ??= []).push(row);\n      const deleted = await run('),
       patch(SQL, '      items: shown.map((row) => this.present<Out>(row)),', '      items: [...shown, ...((this as any).tombstones ?? [])].map((row: Row) => this.present<Out>(row)),'),
     ],
     propertiesOnly: true,
