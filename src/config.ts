@@ -33,6 +33,8 @@ export interface Config extends OperationConfig {
   versioning: { mechanism: VersioningMechanism; version: number };
   rateLimit: { limit: number; windowSeconds: number };
   bodyLimit: number;
+  /** The largest file an upload may carry, in bytes (413 past it). */
+  uploadLimit: number;
 }
 
 export const DEFAULTS: Omit<Config, 'versioning'> & { versioning: { mechanism: VersioningMechanism } } = {
@@ -43,6 +45,7 @@ export const DEFAULTS: Omit<Config, 'versioning'> & { versioning: { mechanism: V
   versioning: { mechanism: 'both' },
   rateLimit: { limit: 100, windowSeconds: 60 },
   bodyLimit: 1024 * 1024,
+  uploadLimit: 10 * 1024 * 1024,
 };
 
 // ── option schema: data, so that validation, defaults and docs agree ─────────
@@ -101,6 +104,7 @@ const ROOT_SHAPE: Shape = {
   versioning: { mechanism: oneOf('url', 'header', 'both', 'none'), version: positiveInteger },
   rateLimit: { limit: positiveInteger, windowSeconds: positiveInteger },
   bodyLimit: positiveInteger,
+  uploadLimit: positiveInteger,
   lint: { rules: lintRules, plurals: wordList },
 };
 
@@ -185,6 +189,7 @@ export function resolveConfig(spec: Record<string, unknown>, file?: string): Con
     },
     rateLimit: { ...DEFAULTS.rateLimit, ...given.rateLimit },
     bodyLimit: given.bodyLimit ?? DEFAULTS.bodyLimit,
+    uploadLimit: given.uploadLimit ?? DEFAULTS.uploadLimit,
   };
   // Page sizes as they combine: an operation's default above the API's maximum is as wrong as the API's own.
   const pageSizes = [

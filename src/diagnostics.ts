@@ -65,7 +65,8 @@ export const DIAGNOSTIC_CATALOG = {
   LINT_OPERATION_ID_DUPLICATE: 'Rename one of the two: operationIds name client methods and handlers, and must be unique.',
   LINT_PATH_PARAMETER: 'Declare each `{param}` of the path as an `in: path` parameter, and no other.',
   LINT_LIST_NOT_ARRAY: 'Return an array of items from the collection (single items live at `<collection>/{id}`).',
-  LINT_MEDIA_NOT_SERVED: 'Write its handler in src/handlers/ (files and event streams are not generated yet), or set the rule to off in x-specforge.lint.rules.',
+  LINT_MEDIA_NOT_SERVED: 'Write its handler in src/handlers/ (it receives the uploaded files, returns a FileAnswer or an async iterable of events; the default store keeps none of them yet), or set the rule to off in x-specforge.lint.rules.',
+  LINT_MEDIA_UNSUPPORTED: 'Offer JSON or a form (multipart/form-data, application/x-www-form-urlencoded) as well, or parse the bytes in its handler and set the rule to off in x-specforge.lint.rules.',
   LINT_FIELD_CASING: 'Rename to snake_case (`created_after`, `has_more`), as the conventions name their own fields.',
   LINT_CLOSED_ALLOF:
     'Move `additionalProperties: false` from the branch to the composed schema as `unevaluatedProperties: false` (OpenAPI 3.1), or drop it from the branch (3.0 has no way to close a composition).',

@@ -11,7 +11,7 @@ import { operationsOf, type OpenApiDocument } from '../openapi/document.js';
 import type { Finding, LintContext, LintRule } from './rule.js';
 import { conventionErrorBodies, conventionParameters } from './rules/ownership.js';
 import { boundedInput, closedAllOf, fieldCasing } from './rules/inputs.js';
-import { listReturnsArray, mediaNotServed, operationId, operationIdUnique, pathParameters } from './rules/operations.js';
+import { listReturnsArray, mediaNotServed, mediaUnsupported, operationId, operationIdUnique, pathParameters } from './rules/operations.js';
 import { collectionPlural, pathCasing, pathShapeRule, pathVerb, versionSegment } from './rules/paths.js';
 import { credentialsInQuery, queryKeyScheme, securitySchemes } from './rules/security.js';
 
@@ -26,6 +26,7 @@ export const RULES: readonly LintRule[] = [
   pathParameters,
   listReturnsArray,
   mediaNotServed,
+  mediaUnsupported,
   fieldCasing,
   closedAllOf,
   boundedInput,

@@ -32,6 +32,7 @@ import {
   type SchemaObject,
 } from '../openapi/document.js';
 import { filterableFields, sortableFields } from '../openapi/fields.js';
+import { answerMediaOf, bodyMediaOf } from '../openapi/media.js';
 import { structuredTypeOf } from '../openapi/classify.js';
 import { kebabCase, operationIdFor } from '../openapi/names.js';
 import { nameAll } from './naming.js';
@@ -117,12 +118,8 @@ function operationModel(document: OpenApiDocument, config: Config, { path, metho
     deprecated: operation.deprecated === true,
     tags: operation.tags ?? [],
     parameters: parametersOf(document, pathItem, operation),
-    ...(body ? { requestBody: requestBodyOf(body) } : {}),
-    success: {
-      status: success ? Number(success.status) : 200,
-      ...(success && jsonMediaType(success.response.content) ? { contentType: jsonMediaType(success.response.content) } : {}),
-      ...(success && dataIsOptional(document, jsonSchemaOf(success.response)) ? { optionalData: true } : {}),
-    },
+    ...(body ? { requestBody: requestBodyOf(document, body) } : {}),
+    success: successOf(document, success),
     statuses,
     errors: statuses.filter((s) => OWNED_ERROR_STATUSES.has(s)).map((s) => errorByStatus(Number(s))),
     ...(kind === 'list' ? { paging: settings.paging } : {}),
@@ -146,13 +143,25 @@ function dataIsOptional(document: OpenApiDocument, schema: unknown): boolean {
   return isObject(envelope?.properties) && 'data' in envelope.properties && !(envelope.required ?? []).includes('data');
 }
 
-function requestBodyOf(body: RequestBodyObject): NonNullable<OperationModel['requestBody']> {
-  const json = jsonMediaType(body.content);
-  return { required: body.required === true, contentTypes: Object.keys(body.content ?? {}), ...(json ? { jsonContentType: json } : {}) };
+function requestBodyOf(document: OpenApiDocument, body: RequestBodyObject): NonNullable<OperationModel['requestBody']> {
+  const media = bodyMediaOf(document, body.content ?? {});
+  return {
+    required: body.required === true,
+    contentTypes: Object.keys(body.content ?? {}),
+    ...(media.kind === 'json' ? { jsonContentType: media.mediaType } : {}),
+    ...(media.kind === 'form' ? { form: { mediaTypes: media.mediaTypes, schemaMediaType: media.schemaMediaType, files: media.files, jsonFields: media.jsonFields } } : {}),
+    // A body the service does not parse (XML) reaches its handler as bytes too (LINT_MEDIA_UNSUPPORTED says so).
+    ...(media.kind === 'bytes' ? { bytes: media.mediaTypes } : media.kind === 'unsupported' ? { bytes: Object.keys(body.content ?? {}) } : {}),
+  };
 }
 
-function jsonMediaType(content: Record<string, unknown> | undefined): string | undefined {
-  return Object.keys(content ?? {}).find(isJsonMediaType);
+function successOf(document: OpenApiDocument, success: ReturnType<typeof successResponse>): OperationModel['success'] {
+  const status = success ? Number(success.status) : 200;
+  const media = success ? answerMediaOf(document, success.response.content) : { kind: 'none' as const };
+  if (media.kind === 'file') return { status, file: { mediaTypes: media.mediaTypes } };
+  if (media.kind === 'events') return { status, events: { mediaType: media.mediaType, enveloped: media.enveloped, text: media.text } };
+  if (media.kind !== 'json') return { status };
+  return { status, contentType: media.mediaType, ...(dataIsOptional(document, jsonSchemaOf(success!.response)) ? { optionalData: true } : {}) };
 }
 
 function errorByStatus(status: number): ErrorKind {
@@ -326,7 +335,7 @@ function itemSchemasOf(document: OpenApiDocument, operation: OperationModel): (S
 function bodyPropertiesOf(document: OpenApiDocument, operation: OperationModel): string[] {
   const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
   const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
-  const json = jsonMediaType(body?.content);
+  const json = Object.keys(body?.content ?? {}).find(isJsonMediaType);
   return json ? propertiesOf(document, body?.content?.[json]?.schema).map((field) => field.name) : [];
 }
 

@@ -35,7 +35,7 @@ const FIXED_BINDINGS = [
 ];
 
 /** What a types module calls an operation's parts: `ListBooksQuery`, `GetBookData`… */
-export const OPERATION_TYPE_SUFFIXES = ['Path', 'Query', 'Body', 'Response', 'Data'] as const;
+export const OPERATION_TYPE_SUFFIXES = ['Path', 'Query', 'Body', 'Form', 'Response', 'Data', 'Event'] as const;
 
 /**
  * Gives each resource its file name, bindings and item type name, and each

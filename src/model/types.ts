@@ -6,6 +6,9 @@ import type { Config, PagingConfig, ResourceShape } from '../config.js';
 import type { ErrorKind } from '../conventions/errors.js';
 import type { OperationKind } from '../openapi/classify.js';
 import type { HttpMethod, Reference, SchemaObject } from '../openapi/document.js';
+import type { FormFileField } from '../openapi/media.js';
+
+export type { FormFileField };
 
 export interface ApiModel {
   title: string;
@@ -80,11 +83,21 @@ export interface OperationModel {
   parameters: ParametersByLocation;
   /** PascalCase of the operationId, prefix of the operation's type names (distinct with every suffix). */
   typeName: string;
-  /** `jsonContentType`: the body's JSON media type, when it has one. */
-  requestBody?: { required: boolean; contentTypes: string[]; jsonContentType?: string };
-  /** The first 2xx response; `contentType` is its JSON media type, when it has a JSON body. */
-  /** `optionalData`: the spec's own envelope leaves `data` optional, though the service always sends it. */
-  success: { status: number; contentType?: string; optionalData?: true };
+  /** `jsonContentType`: the body's JSON media type, when it has one; else `form` or `bytes`, when it is one (openapi/media.ts). */
+  requestBody?: {
+    required: boolean;
+    contentTypes: string[];
+    jsonContentType?: string;
+    form?: FormModel;
+    /** A body that is a file itself: the media types it may have. */
+    bytes?: string[];
+  };
+  /**
+   * The first 2xx response; `contentType` is its JSON media type, when it has a JSON body;
+   * `file`, the media types of a file it answers; `events`, its event stream.
+   * `optionalData`: the spec's own envelope leaves `data` optional, though the service always sends it.
+   */
+  success: { status: number; contentType?: string; optionalData?: true; file?: { mediaTypes: string[] }; events?: EventsModel };
   /** Declared statuses, in order. */
   statuses: string[];
   errors: ErrorKind[];
@@ -92,6 +105,22 @@ export interface OperationModel {
   resourceShape: ResourceShape;
   cacheControl: string;
   security: SecurityModel;
+}
+
+/** A form body: its media types, the fields that take files and those that carry JSON text. */
+export interface FormModel {
+  mediaTypes: string[];
+  /** The media type whose schema describes it. */
+  schemaMediaType: string;
+  files: FormFileField[];
+  jsonFields: string[];
+}
+
+/** A `text/event-stream` answer: the schema describes each event's `data` (`enveloped`: the whole event), as JSON or as `text`. */
+export interface EventsModel {
+  mediaType: string;
+  enveloped: boolean;
+  text: boolean;
 }
 
 export interface FieldModel {

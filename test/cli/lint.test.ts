@@ -125,6 +125,11 @@ const RULE_CASES: RuleCase[] = [
     findings: [{ pointer: '#/paths/~1documents/post', line: 7, column: 5, says: 'takes a file' }],
   },
   {
+    code: 'LINT_MEDIA_UNSUPPORTED',
+    severity: 'warning',
+    findings: [{ pointer: '#/paths/~1documents/post/requestBody', line: 9, column: 7, says: 'takes application/xml, which the service does not parse' }],
+  },
+  {
     code: 'LINT_FIELD_CASING',
     severity: 'warning',
     findings: [
@@ -190,7 +195,7 @@ describe('one fixture pair per rule', () => {
   test('the table covers every LINT_ code of the catalog, each with a fixture pair', () => {
     const catalogued = Object.keys(DIAGNOSTIC_CATALOG).filter((code) => code.startsWith('LINT_')).sort();
     expect(RULE_CASES.map((c) => c.code).sort()).toEqual(catalogued);
-    expect(catalogued).toHaveLength(18);
+    expect(catalogued).toHaveLength(19);
     for (const { code } of RULE_CASES) {
       expect(existsSync(join(ROOT, fixture(`${code}/fires.yaml`)))).toBe(true);
       expect(existsSync(join(ROOT, fixture(`${code}/quiet.yaml`)))).toBe(true);

@@ -190,7 +190,8 @@ describe(`a service that breaks one convention fails the suite (${VARIANTS.lengt
         }
       }),
     );
-  }, 900_000);
+    // A variant's suite takes 10–15 s alone; beside the other e2e files on two cores, up to twice that.
+  }, VARIANTS.length * 30_000);
 
   test.each(VARIANTS.map((variant) => [variant.name, variant] as const))('%s is caught', (_name, variant) => {
     const report = results.get(variant.name)!;

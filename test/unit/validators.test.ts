@@ -53,7 +53,7 @@ async function compiled(spec: OpenApiDocument): Promise<Record<keyof ValidatorSo
     writeFileSync(file, ts.transpileModule(sources[name], { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
     return (await import(pathToFileURL(file).href)) as Record<string, Validator>;
   };
-  return { parameters: await load('parameters'), bodies: await load('bodies'), patches: await load('patches') };
+  return { parameters: await load('parameters'), bodies: await load('bodies'), patches: await load('patches'), forms: await load('forms') };
 }
 
 describe('request bodies and schema defaults', () => {

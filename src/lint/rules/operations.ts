@@ -4,7 +4,8 @@
  * template, and lists (GET on a collection) that return arrays.
  */
 import { dataSchemaOf, isArraySchema, jsonSchemaOf, mediaOf, pathParams, pathShape, successResponse } from '../../openapi/classify.js';
-import { deref, type ParameterObject } from '../../openapi/document.js';
+import { deref, type ParameterObject, type RequestBodyObject } from '../../openapi/document.js';
+import { bodyMediaOf } from '../../openapi/media.js';
 import type { Finding, LintOperation, LintRule } from '../rule.js';
 import { headNoun, isPlural } from '../words.js';
 
@@ -88,5 +89,19 @@ export const mediaNotServed: LintRule = {
       const media = mediaOf(context.document, operation.operation);
       if (media === 'json') return [];
       return [{ at: at(operation), message: `${operation.method.toUpperCase()} ${operation.path} ${MEDIA_WORDS[media]}: its default handler answers 501 NOT_IMPLEMENTED`, operation }];
+    }),
+};
+
+/** A request body the service does not parse (XML, structured text): its handler gets the bytes as a file, unchecked against the schema. */
+export const mediaUnsupported: LintRule = {
+  code: 'LINT_MEDIA_UNSUPPORTED',
+  severity: 'warning',
+  check: (context) =>
+    context.operations.flatMap((operation): Finding[] => {
+      const body = operation.operation.requestBody && deref<RequestBodyObject>(context.document, operation.operation.requestBody);
+      const media = body && bodyMediaOf(context.document, body.content ?? {});
+      if (media?.kind !== 'unsupported') return [];
+      const named = media.mediaTypes.join(', ');
+      return [{ at: at(operation, 'requestBody'), message: `${operation.method.toUpperCase()} ${operation.path} takes ${named}, which the service does not parse: its handler receives the bytes as a file, not validated against the schema`, operation }];
     }),
 };

@@ -10,6 +10,7 @@ import { runtimeFile, templateFile, type Target } from '../target.js';
 import { commentText, stringLiteral } from '../../model/names.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { byText } from '../../order.js';
+import { essenceOf, MULTIPART } from '../../openapi/media.js';
 import { answerOf, operationDoc, operationTypeNames, sparseFieldsetOf, typeModules, typesModuleSpecifier } from './resource-types.js';
 
 interface ClientOperation {
@@ -19,12 +20,16 @@ interface ClientOperation {
   /** The method and path, as string literals. */
   httpMethod: string;
   path: string;
-  kind: 'ListOperation' | 'Operation' | 'SparseListOperation' | 'SparseOperation';
-  factory: 'list' | 'operation' | 'sparseList' | 'sparseOperation';
-  params: string;
-  data: string;
-  /** For an operation that takes `fields`: its Fieldset, as a type (`{ required: 'title'; shape: 'flat' }`). */
-  fieldset?: string;
+  kind: 'ListOperation' | 'Operation' | 'SparseListOperation' | 'SparseOperation' | 'FileOperation' | 'EventOperation';
+  factory: 'list' | 'operation' | 'sparseList' | 'sparseOperation' | 'file' | 'events';
+  /** Its type's arguments: the parameters, then (but for a file) the data, then any Fieldset (`{ required: 'title'; shape: 'flat' }`). */
+  typeArguments: string;
+  /** How a body that is not JSON is sent (`conventions` of the runtime's bodies.ts). */
+  body?: { encoding: 'multipart' | 'urlencoded' | 'bytes'; mediaType?: string };
+  /** The Accept header of a file answer: its declared media types. */
+  accept?: string;
+  /** An event stream's data: JSON to parse, or text. */
+  events?: { json: boolean };
   paging?: string;
   /** Its array and object query parameters written other than the default way (`form`, exploded). */
   styles?: Record<string, { style: string; explode: boolean }>;
@@ -42,6 +47,7 @@ export const clientTarget: Target = {
       operations,
       // The runtime's operation types the client uses: no import left unused.
       operationKinds: [...new Set(operations.map((operation) => operation.kind))].sort(byText),
+      sendsBytes: operations.some((operation) => operation.body?.encoding === 'bytes'),
       apiKeyHeader: model.securitySchemes.find((scheme) => scheme.kind === 'apiKey' && scheme.header)?.header ?? 'X-API-Key',
       // Where the version travels only in the Accept header, the client asks for the spec's.
       ...(model.config.versioning.mechanism === 'header' ? { version: model.config.versioning.version } : {}),
@@ -49,6 +55,8 @@ export const clientTarget: Target = {
     return [
       runtimeFile(runtime, 'client/runtime.ts', 'generated'),
       runtimeFile(runtime, 'client/styles.ts', 'generated'),
+      runtimeFile(runtime, 'client/bodies.ts', 'generated'),
+      runtimeFile(runtime, 'client/events.ts', 'generated'),
       templateFile(renderer, 'client/index.ts.hbs', 'src/client/index.ts', view, 'generated'),
     ];
   },
@@ -58,28 +66,42 @@ function clientOperation(document: OpenApiDocument, operation: OperationModel, n
   const types = operationTypeNames(operation);
   const named = (name: string) => `${namespace}.${name}`;
   const queryRequired = operation.parameters.query.some((parameter) => parameter.required);
-  const parts = [
+  const body = bodyType(operation, types, named);
+  const params = [
     ...(types.path ? [named(types.path)] : []),
     ...(types.query ? [`{ query${queryRequired ? '' : '?'}: ${named(types.query)} }`] : []),
-    types.body ? `{ body${operation.requestBody?.required ? '' : '?'}: ${named(types.body)} }` : 'NoBody',
+    body ? `{ body${operation.requestBody?.required ? '' : '?'}: ${body} }` : 'NoBody',
     'CallOptions',
-  ];
+  ].join(' & ');
+  const common = { name: operation.name, doc: operationDoc(operation), httpMethod: stringLiteral(operation.httpMethod), path: stringLiteral(operation.path), ...bodyEncoding(operation), ...stylesOf(operation) };
+  const { file, events } = operation.success;
+  if (file) return { ...common, kind: 'FileOperation', factory: 'file', typeArguments: params, accept: file.mediaTypes.join(', ') };
+  if (events) return { ...common, kind: 'EventOperation', factory: 'events', typeArguments: `${params}, ${named(types.event!)}`, events: { json: !events.text } };
   const { hasData, isList } = answerOf(operation);
   const fieldset = hasData && (isList || operation.kind === 'read') ? sparseFieldsetOf(document, operation) : undefined;
   const sparse = fieldset ? 'Sparse' : '';
+  const data = !hasData ? 'void' : isList ? `${named(types.data!)}[number]` : named(types.data!);
   return {
-    name: operation.name,
-    doc: operationDoc(operation),
-    httpMethod: stringLiteral(operation.httpMethod),
-    path: stringLiteral(operation.path),
+    ...common,
     kind: isList ? `${sparse}ListOperation` : `${sparse}Operation`,
     factory: isList ? (fieldset ? 'sparseList' : 'list') : fieldset ? 'sparseOperation' : 'operation',
-    params: parts.join(' & '),
-    data: !hasData ? 'void' : isList ? `${named(types.data!)}[number]` : named(types.data!),
-    ...(fieldset ? { fieldset: fieldsetType(fieldset.required, operation.resourceShape) } : {}),
+    typeArguments: [params, data, ...(fieldset ? [fieldsetType(fieldset.required, operation.resourceShape)] : [])].join(', '),
     ...(isList ? { paging: operation.paging!.style } : {}),
-    ...stylesOf(operation),
   };
+}
+
+/** The body's type: JSON as the spec says, a form with `Blob`s for its files (or the caller's own `FormData`), or bytes. */
+function bodyType(operation: OperationModel, types: ReturnType<typeof operationTypeNames>, named: (name: string) => string): string | undefined {
+  if (types.body) return named(types.body);
+  if (types.form) return operation.requestBody!.form!.mediaTypes.some((type) => essenceOf(type) === MULTIPART) ? `${named(types.form)} | FormData` : named(types.form);
+  return operation.requestBody?.bytes ? 'Bytes' : undefined;
+}
+
+/** How the client writes a body that is not JSON: the form's first declared encoding, or bytes of the declared type. */
+function bodyEncoding(operation: OperationModel): Pick<ClientOperation, 'body'> {
+  const { form, bytes } = operation.requestBody ?? {};
+  if (form) return { body: { encoding: essenceOf(form.mediaTypes[0]!) === MULTIPART ? 'multipart' : 'urlencoded' } };
+  return bytes ? { body: { encoding: 'bytes', mediaType: bytes[0]! } } : {};
 }
 
 function stylesOf(operation: OperationModel): Pick<ClientOperation, 'styles'> {

@@ -77,13 +77,15 @@ function operationType(operation: OperationModel): string {
 }
 
 /** The names of an operation's aliases, where the operation has that part. */
-export function operationTypeNames(operation: OperationModel): { path?: string; query?: string; body?: string; response?: string; data?: string } {
+export function operationTypeNames(operation: OperationModel): { path?: string; query?: string; body?: string; form?: string; response?: string; data?: string; event?: string } {
   const name = operation.typeName;
   return {
     ...(operation.parameters.path.length > 0 ? { path: `${name}Path` } : {}),
     ...(operation.parameters.query.length > 0 ? { query: `${name}Query` } : {}),
     ...(operation.requestBody?.jsonContentType ? { body: `${name}Body` } : {}),
+    ...(operation.requestBody?.form ? { form: `${name}Form` } : {}),
     ...(operation.success.contentType ? { response: `${name}Response`, data: `${name}Data` } : {}),
+    ...(operation.success.events ? { event: `${name}Event` } : {}),
   };
 }
 
@@ -117,12 +119,40 @@ function aliasesOf(operation: OperationModel): Alias[] {
   if (names.body) {
     aliases.push({ name: names.body, type: `NonNullable<${base}['requestBody']>['content'][${stringLiteral(operation.requestBody!.jsonContentType!)}]` });
   }
+  if (names.form) aliases.push({ name: formAliasName(operation, names.form), type: formType(operation, `NonNullable<${base}['requestBody']>`) });
+  if (names.event) aliases.push({ name: names.event, type: eventType(operation, `${base}['responses'][${operation.success.status}]`) });
   if (names.response && names.data) {
     aliases.push({ name: names.response, type: `${base}['responses'][${operation.success.status}]['content'][${stringLiteral(operation.success.contentType!)}]` });
     const data = `${names.response}['data']`;
     aliases.push({ name: names.data, type: operation.success.optionalData ? `Exclude<${data}, undefined>` : data });
   }
   return aliases;
+}
+
+/** A form with files takes the type its files have: `…Form<UploadedFile>` in the service, `…Form` (Blobs) in the client. */
+function formAliasName(operation: OperationModel, name: string): string {
+  return operation.requestBody!.form!.files.length > 0 ? `${name}<FileType = Blob>` : name;
+}
+
+/**
+ * A form as its handler and its client see it: the fields as typed, each file
+ * field as `FileType` (a `Blob` in the client, an uploaded file in the
+ * service) where openapi-typescript says `string`.
+ */
+function formType(operation: OperationModel, body: string): string {
+  const form = operation.requestBody!.form!;
+  const fields = `${body}['content'][${stringLiteral(form.schemaMediaType)}]`;
+  if (form.files.length === 0) return fields;
+  const files = form.files.map((file) => `${stringLiteral(file.name)}${file.required ? '' : '?'}: FileType${file.multiple ? '[]' : ''}`);
+  return `Omit<${fields}, ${form.files.map((file) => stringLiteral(file.name)).join(' | ')}> & { ${files.join('; ')} }`;
+}
+
+/** The `data` of an event: the schema's `data` where it describes the whole event, else what it describes; text as it is. */
+function eventType(operation: OperationModel, response: string): string {
+  const events = operation.success.events!;
+  if (events.text && !events.enveloped) return 'string';
+  const described = `${response}['content'][${stringLiteral(events.mediaType)}]`;
+  return events.enveloped ? `NonNullable<${described}['data']>` : described;
 }
 
 /** The resource as `data` carries it: from its read, else from a list's items, else from its create. */

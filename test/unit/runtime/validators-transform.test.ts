@@ -17,6 +17,7 @@ const sources = compileValidators({
   registry: { $id: 'specforge:spec', components: { schemas: {} } },
   parameters: [['listBooksValidator', { type: 'object', properties: { query: { type: 'object', properties: { limit: { type: 'integer', maximum: 100 } } } } }]],
   patches: [],
+  forms: [],
   bodies: [['createBookValidator', { type: 'object', required: ['title'], properties: { title: { type: 'string', format: 'date', minLength: 1 } } }]],
 });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ApiModel } from '../../../model/index.js';
 import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
+import { byText } from '../../../order.js';
 import { jsonFile, linesFile, runtimeFile, templateFile, type OutputFile, type RenderInput, type Target } from '../../target.js';
 import { compileValidatorsBeside, validatorInputs, type ValidatorSources } from './validators.js';
 import { nextMigration } from './migrations.js';
@@ -41,6 +42,29 @@ const CONVENTIONS = [
   'validation',
   'versioning',
 ];
+
+/** Where the API has them: forms and files going up (busboy), files and event streams coming down. */
+/** What the route table imports to read forms and files and to send files and events. */
+function mediaImports(routes: ServerView['routes']): object {
+  return {
+    readsUploads: routes.some((route) => route.formUpload || route.fileUpload),
+    uploadReaders: [...(routes.some((route) => route.fileUpload) ? ['fileUpload'] : []), ...(routes.some((route) => route.formUpload) ? ['formUpload'] : [])].join(', '),
+    sendsFiles: routes.some((route) => route.fileAnswer),
+    sendsEvents: routes.some((route) => route.eventAnswer),
+  };
+}
+
+function mediaConventions(model: ApiModel): string[] {
+  return [
+    ...(takesUploads(model) ? ['upload'] : []),
+    ...(model.operations.some((operation) => operation.success.file) ? ['download'] : []),
+    ...(model.operations.some((operation) => operation.success.events) ? ['events'] : []),
+  ];
+}
+
+export function takesUploads(model: ApiModel): boolean {
+  return model.operations.some((operation) => operation.requestBody?.form || operation.requestBody?.bytes);
+}
 
 /** The project's compiler options: strict, Node's own ESM resolution, `src/` built to `dist/`. */
 const TSCONFIG = {
@@ -84,14 +108,15 @@ export const serverTarget: Target = {
     const scaffold = (path: string, template: string, data: object) => templateFile(renderer, `server/scaffold/${template}`, path, data, 'scaffold');
     const convention = (name: string) => runtimeFile(runtime, `server/generated/conventions/${name}.ts`, 'generated');
     return [
-      ...CONVENTIONS.map(convention),
+      ...[...CONVENTIONS, ...mediaConventions(model)].map(convention),
       generated('service.ts', 'service.ts.hbs', serviceSettings(model)),
       generated('app.ts', 'app.ts.hbs', view),
-      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups, patchBodies: inputs.patches.length > 0 }),
-      generated('handlers.ts', 'handlers.ts.hbs', view),
+      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups, patchBodies: inputs.patches.length > 0, formBodies: inputs.forms.length > 0, ...mediaImports(view.routes) }),
+      generated('handlers.ts', 'handlers.ts.hbs', { ...view, ...mediaImports(view.routes), takesUploads: takesUploads(model) }),
       validatorFile('parameters'),
       validatorFile('bodies'),
       ...(inputs.patches.length > 0 ? [validatorFile('patches')] : []),
+      ...(inputs.forms.length > 0 ? [validatorFile('forms')] : []),
       ...handlerScaffolds(view, scaffold),
       ...storeFiles(view, runtime),
       generated('tables.ts', 'tables.ts.hbs', tablesView(storage, [...view.collections, ...view.singletons].map((table) => table.variable))),
@@ -135,6 +160,7 @@ function serviceSettings(model: ApiModel): object {
     apiKeyHeaders: apiKeyHeaders(model),
     rateLimit: model.config.rateLimit,
     bodyLimit: model.config.bodyLimit,
+    uploadLimit: model.config.uploadLimit,
     validationStatus: model.config.validation.status,
     realm: realmOf(model.title),
   };
@@ -161,8 +187,8 @@ function packageView(model: ApiModel): object {
     packageName: fileStem(model.title, 'service'),
     version: model.version,
     description: model.title,
-    dependencies: RUNTIME_DEPENDENCIES.map(range),
-    devDependencies: DEV_DEPENDENCIES.map((name) => (name === 'typescript' ? { name, version: `~${versions[name]}` } : range(name))),
+    dependencies: [...RUNTIME_DEPENDENCIES, ...(takesUploads(model) ? ['busboy'] : [])].sort(byText).map(range),
+    devDependencies: [...DEV_DEPENDENCIES, ...(takesUploads(model) ? ['@types/busboy'] : [])].sort(byText).map((name) => (name === 'typescript' ? { name, version: `~${versions[name]}` } : range(name))),
     // specforge's own pins of transitive packages (see its package.json): the same lock-file
     // completeness for the generated project, whose `npm ci` needs every platform's bindings.
     overrides: Object.entries(own.overrides ?? {}).map(([name, version]) => ({ name, version })),

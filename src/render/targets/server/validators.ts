@@ -5,14 +5,17 @@
  * filled in), `validators/bodies.ts` (JSON bodies, taken as sent, defaults
  * filled in) and `validators/patches.ts` (PATCH bodies, taken as sent with
  * nothing added: a PATCH changes only what it names, so a field it leaves out
- * must not come back as its schema's default).
+ * must not come back as its schema's default) and `validators/forms.ts` (the
+ * fields of a form, coerced from their text like parameters, defaults filled
+ * in; its files are checked as they arrive, conventions/upload.ts).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv as AjvDraft7 } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import type { OperationModel, ParameterModel } from '../../../model/index.js';
-import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
+import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
+import { propertiesOf } from '../../../openapi/classify.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
 import { compiledWorker, runOnWorker } from '../../../threads.js';
 
@@ -23,6 +26,7 @@ export interface ValidatorSources {
   parameters: string;
   bodies: string;
   patches: string;
+  forms: string;
 }
 
 /** What ajv compiles: plain data, so it can be handed to a worker thread. */
@@ -34,6 +38,8 @@ export interface ValidatorInputs {
   bodies: [string, object][];
   /** PATCH bodies: compiled apart, without ajv's `useDefaults`. */
   patches: [string, object][];
+  /** Form fields: coerced from text, without the file fields. */
+  forms: [string, object][];
 }
 
 /** The schemas to compile, from the merged spec; `names` are the export names, one per operation. */
@@ -41,13 +47,15 @@ export function validatorInputs(document: OpenApiDocument, operations: readonly 
   const parameters: [string, object][] = [];
   const bodies: [string, object][] = [];
   const patches: [string, object][] = [];
+  const forms: [string, object][] = [];
   operations.forEach((operation, index) => {
     const name = names[index]!;
     parameters.push([name, parametersSchema(operation)]);
     // Every JSON body gets a validator where its route looks for one: a media type without a schema takes any JSON.
     if (operation.requestBody?.jsonContentType) (fillsDefaults(operation) ? bodies : patches).push([name, (bodySchema(document, operation) ?? {}) as object]);
+    if (operation.requestBody?.form) forms.push([name, formFieldsSchema(document, operation)]);
   });
-  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies, patches };
+  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies, patches, forms };
 }
 
 /** Whether the body's validator fills in the schema's defaults: every body but a PATCH's, which changes only what it names. */
@@ -64,7 +72,7 @@ export function compileValidatorsBeside(inputs: ValidatorInputs): Promise<Valida
 }
 
 /** ajv's standalone code for every validator. */
-export function compileValidators({ dialect, registry, parameters, bodies, patches }: ValidatorInputs): ValidatorSources {
+export function compileValidators({ dialect, registry, parameters, bodies, patches, forms }: ValidatorInputs): ValidatorSources {
   const compile = (schemas: [string, object][], { coerce, defaults }: { coerce: boolean; defaults: boolean }) => {
     // No ajv for a module without validators (most APIs take no PATCH body): it is empty, and not emitted where it is `patches`.
     if (schemas.length === 0) return moduleOf('');
@@ -81,6 +89,7 @@ export function compileValidators({ dialect, registry, parameters, bodies, patch
     parameters: compile(parameters, { coerce: true, defaults: true }),
     bodies: compile(bodies, { coerce: false, defaults: true }),
     patches: compile(patches, { coerce: false, defaults: false }),
+    forms: compile(forms, { coerce: true, defaults: true }),
   };
 }
 
@@ -139,11 +148,27 @@ function locationSchema(parameters: ParameterModel[], { additional }: { addition
   };
 }
 
-function bodySchema(document: OpenApiDocument, operation: OperationModel): unknown {
+function bodySchema(document: OpenApiDocument, operation: OperationModel, mediaType = operation.requestBody!.jsonContentType!): unknown {
   const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
   const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
-  const schema = body?.content[operation.requestBody!.jsonContentType!]?.schema;
+  const schema = body?.content[mediaType]?.schema;
   return schema === undefined ? undefined : toJsonSchema(schema, { direction: 'request', ref: intoRegistry, resolve: (ref) => lookup(document, ref) });
+}
+
+/**
+ * A form's fields: its schema, with the file fields taken out (their files
+ * are checked as they arrive) and the rest as a form sends them. Its
+ * properties are gathered (`allOf` included) so the files can be left out.
+ */
+function formFieldsSchema(document: OpenApiDocument, operation: OperationModel): object {
+  const form = operation.requestBody!.form!;
+  const files = new Set(form.files.map((file) => file.name));
+  const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
+  const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
+  const fields = propertiesOf(document, body?.content[form.schemaMediaType]?.schema).filter((field) => !files.has(field.name));
+  const convert = (schema: SchemaObject) => toJsonSchema(schema, { direction: 'request', ref: intoRegistry, resolve: (ref) => lookup(document, ref) });
+  const required = fields.filter((field) => field.required).map((field) => field.name);
+  return { type: 'object', properties: Object.fromEntries(fields.map((field) => [field.name, convert(field.schema)])), ...(required.length > 0 ? { required } : {}) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The server's view model: the route table, the handler interfaces and the
  * store, computed from the API model so the templates only print.
  */
-import type { ApiModel, OperationModel, ParameterModel, ResourceModel } from '../../../model/index.js';
+import type { ApiModel, FormFileField, OperationModel, ParameterModel, ResourceModel } from '../../../model/index.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type SchemaObject } from '../../../openapi/document.js';
 import { itemSchemaOf, jsonSchemaOf, propertiesOf, scalarTypeOf, successResponse } from '../../../openapi/classify.js';
 import type { ParameterStyles, StyledParameter } from '../../../runtime/server/generated/conventions/styles.js';
@@ -36,6 +36,14 @@ export interface RouteView {
   styles?: ParameterStyles;
   /** `validators`: the module of its body's validator (`bodies`, or `patches` where no default is filled in). */
   body?: { contentTypes: string[]; required: boolean; validators: 'bodies' | 'patches' };
+  /** A form as its body, as `conventions/upload.ts` reads it. */
+  formUpload?: { contentTypes: string[]; required: boolean; files: FormFileField[]; jsonFields: string[] };
+  /** A body that is a file itself. */
+  fileUpload?: { contentTypes: string[]; required: boolean };
+  /** An answer that is a file, in one of these media types (`conventions/download.ts`), not the JSON envelope. */
+  fileAnswer?: { mediaTypes: string[] };
+  /** An answer that is an event stream (`conventions/events.ts`). */
+  eventAnswer?: { text: boolean };
   paging?: { style: string; defaultLimit: number; maxLimit: number; filters: string[]; createdField?: string };
   shape: string;
   /** What a `fields` answer keeps whatever it names: the fields the item's response schema requires. */
@@ -243,6 +251,8 @@ function routeView({ model, document, operation, resource, group, resources, val
           },
         }
       : {}),
+    ...uploadOf(operation),
+    ...answersOf(operation),
     ...(isList
       ? {
           paging: {
@@ -258,11 +268,25 @@ function routeView({ model, document, operation, resource, group, resources, val
     includes: hasData && resource ? relationsOf(resource, resources, model) : [],
     ...(resource?.updatedField ? { updatedField: resource.updatedField } : {}),
     cacheControl: operation.cacheControl,
-    requestType: requestType(group, types, kind === 'list'),
+    requestType: requestType(group, types, kind === 'list', operation),
     returnType: returnType(operation, group, types, kind, hasData),
     ...(resource && STORE_METHODS[kind] ? { storeMethod: kind === 'delete' && hasData ? 'take' : STORE_METHODS[kind] } : {}),
     ...(kind === 'create' && hasData && scalarAnswerOf(document, operation) ? { answersId: scalarAnswerOf(document, operation)! } : {}),
   };
+}
+
+/** How its body is read where it is a form or a file. */
+function uploadOf(operation: OperationModel): Pick<RouteView, 'formUpload' | 'fileUpload'> {
+  const body = operation.requestBody;
+  if (body?.form) return { formUpload: { contentTypes: body.form.mediaTypes, required: body.required, files: body.form.files, jsonFields: body.form.jsonFields } };
+  if (body?.bytes) return { fileUpload: { contentTypes: body.bytes, required: body.required } };
+  return {};
+}
+
+function answersOf(operation: OperationModel): Pick<RouteView, 'fileAnswer' | 'eventAnswer'> {
+  const { file, events } = operation.success;
+  if (file) return { fileAnswer: { mediaTypes: file.mediaTypes } };
+  return events ? { eventAnswer: { text: events.text } } : {};
 }
 
 /** The query and header parameters that are arrays or objects, with what reading them takes. */
@@ -311,15 +335,19 @@ function securityView(model: ApiModel, operation: OperationModel): RouteView['se
 
 type TypeNames = ReturnType<typeof operationTypeNames>;
 
-function requestType(group: GroupView, types: TypeNames, isList: boolean): string {
+function requestType(group: GroupView, types: TypeNames, isList: boolean, operation: OperationModel): string {
   const ns = (name: string | undefined) => (name ? `${group.namespace}.${name}` : 'NoParameters');
   const path = ns(types.path);
   const query = ns(types.query);
   if (isList) return `ListRequest<${path}, ${query}>`;
-  return `OperationRequest<${path}, ${query}, ${types.body ? `${group.namespace}.${types.body}` : 'undefined'}>`;
+  const body = types.body ? `${group.namespace}.${types.body}` : types.form ? `${group.namespace}.${types.form}${operation.requestBody!.form!.files.length > 0 ? '<UploadedFile>' : ''}` : operation.requestBody?.bytes ? 'UploadedFile' : 'undefined';
+  return `${operation.success.events ? 'EventStreamRequest' : 'OperationRequest'}<${path}, ${query}, ${body}>`;
 }
 
 function returnType(operation: OperationModel, group: GroupView, types: TypeNames, kind: RouteView['kind'], hasData: boolean): string {
+  // `undefined`: the file is not there (404).
+  if (operation.success.file) return 'FileAnswer | undefined';
+  if (types.event) return `AsyncIterable<ServerSentEvent<${group.namespace}.${types.event}>>`;
   // No body to answer: `false` says the item was not there (404).
   if (!hasData) return kind === 'delete' ? 'boolean' : 'boolean | void';
   const data = `${group.namespace}.${types.data}`;

@@ -77,7 +77,12 @@ export function serve(
     app.callback(),
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
-  const shutdown = shutdownOf(server, timeouts.shutdownGraceMs, releaseOf(app, onClose));
+  const shutdown = shutdownOf(
+    server,
+    timeouts.shutdownGraceMs,
+    releaseOf(app, onClose),
+    appStop(app),
+  );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -102,6 +107,12 @@ function appRelease(app: Servable): () => Promise<void> {
   return kept ?? (async () => {});
 }
 
+/** What ends the app's long answers (event streams) when it stops; createApp keeps it in `app.context`. */
+function appStop(app: Servable): () => void {
+  const kept = (app.context as { stop?: () => void }).stop;
+  return kept ?? (() => {});
+}
+
 /** The app's release, then the caller's (`onClose`: the database the handlers use). */
 function releaseOf(app: Servable, onClose: (() => Promise<void>) | undefined): () => Promise<void> {
   const release = appRelease(app);
@@ -117,7 +128,12 @@ interface Shutdown {
   readonly stopping: boolean;
 }
 
-function shutdownOf(server: Server, graceMs: number, release: () => Promise<void>): Shutdown {
+function shutdownOf(
+  server: Server,
+  graceMs: number,
+  release: () => Promise<void>,
+  stopAnswers: () => void,
+): Shutdown {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
   // Ahead of Koa's listener: a request that arrives while stopping is answered with `Connection: close` too.
@@ -141,6 +157,7 @@ function shutdownOf(server: Server, graceMs: number, release: () => Promise<void
           .finally(() => process.exit(code));
       });
       for (const response of inFlight) closeAfter(response);
+      stopAnswers();
       server.closeIdleConnections();
       setTimeout(() => {
         console.error(`Requests still open after ${graceMs} ms; stopping anyway.`);
@@ -151,9 +168,14 @@ function shutdownOf(server: Server, graceMs: number, release: () => Promise<void
   };
 }
 
-/** The connection closes once this response is sent; the client opens a new one (elsewhere) for its next request. */
+/**
+ * The connection closes once this response is sent; the client opens a new
+ * one (elsewhere) for its next request. A response already under way (an
+ * event stream) has sent its headers: its connection is ended once it finishes.
+ */
 function closeAfter(response: ServerResponse): void {
   if (!response.headersSent) response.setHeader('Connection', 'close');
+  else response.once('finish', () => response.socket?.end());
 }
 
 function watchFaults(shutdown: Shutdown, redaction: Redaction): void {
