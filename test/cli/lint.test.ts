@@ -122,7 +122,7 @@ const RULE_CASES: RuleCase[] = [
   {
     code: 'LINT_MEDIA_NOT_SERVED',
     severity: 'warning',
-    findings: [{ pointer: '#/paths/~1documents/post', line: 7, column: 5, says: 'takes a file' }],
+    findings: [{ pointer: '#/paths/~1documents/post', line: 7, column: 5, says: 'takes a form or a file' }],
   },
   {
     code: 'LINT_MEDIA_UNSUPPORTED',

@@ -26,6 +26,7 @@ const SCENARIOS: [name: string, spec: string, golden: string][] = [
   ['OpenAPI 3.1 JSON', join(FIXTURES, 'valid/openapi-3.1.json'), join(ROOT, 'test/golden/openapi-3.1')],
   ['multi-file', join(FIXTURES, 'valid/multi-file/openapi.yaml'), join(ROOT, 'test/golden/multi-file')],
   ['singletons and actions', join(FIXTURES, 'valid/shapes.yaml'), join(ROOT, 'test/golden/shapes')],
+  ['files and streams', join(FIXTURES, 'valid/files.yaml'), join(ROOT, 'test/golden/files')],
 ];
 
 const { runtime } = loadResources();

@@ -78,7 +78,7 @@ export const listReturnsArray: LintRule = {
   },
 };
 
-const MEDIA_WORDS = { upload: 'takes a file (its request body is not JSON)', download: 'answers a file (its success is not JSON)', stream: 'answers an event stream' } as const;
+const MEDIA_WORDS = { upload: 'takes a form or a file (its request body is not JSON)', download: 'answers a file (its success is not JSON)', stream: 'answers an event stream' } as const;
 
 /** Files and streams: the generated service recognises them and answers 501 until their handler is written; never a silent drop. */
 export const mediaNotServed: LintRule = {

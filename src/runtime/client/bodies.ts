@@ -10,8 +10,8 @@ export type BodyEncoding = 'json' | 'multipart' | 'urlencoded' | 'bytes';
 /** A raw body (`application/octet-stream`, `image/png`…), sent as it is. */
 export type Bytes = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> | string;
 
-/** What `fetch` takes as a body; Node's types do not declare the DOM's `BodyInit` globally. */
-type BodyInit = NonNullable<RequestInit['body']>;
+/** What `fetch` is given as a body (spelled out: Node's types do not declare the DOM's `BodyInit`). */
+export type BodyInit = Bytes | FormData | URLSearchParams;
 
 /** The body as `fetch` sends it, and its `Content-Type` (none for a multipart form: fetch writes the boundary). */
 export function encodeBody(

@@ -37,7 +37,7 @@ interface Buffers {
 export async function* parseEvents(
   stream: ReadableStream<Uint8Array>,
   state: EventStreamState = { lastEventId: '' },
-): AsyncGenerator<ServerSentEvent<string>> {
+): AsyncGenerator<ServerSentEvent<string>, void, undefined> {
   const reader = stream.getReader();
   // UTF-8, streaming: a character split across chunks is joined, one leading BOM dropped.
   const decoder = new TextDecoder();

@@ -144,7 +144,7 @@ type Params = Record<string, unknown> & { query?: object; body?: unknown } & Cal
 
 /** How one request is sent, beyond its operation and parameters. */
 interface SendOptions {
-  cacheKey?: string;
+  cacheKey?: string | undefined;
   /** The answer's media type, where it is not JSON; an API version does not replace it. */
   accept?: string;
   headers?: Record<string, string>;
@@ -429,7 +429,7 @@ export class Transport {
       method: spec.method,
       headers,
       signal,
-      ...(body ? { body: body.body } : {}),
+      ...(body ? { body: body.body as NonNullable<RequestInit['body']> } : {}),
       ...(isStream(body?.body) ? { duplex: 'half' } : {}),
     };
     try {

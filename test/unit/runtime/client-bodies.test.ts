@@ -3,7 +3,7 @@ import { encodeBody } from '../../../src/runtime/client/bodies.js';
 
 /** The body as it travels: what fetch would send, with the content type encodeBody chose (or fetch's own). */
 function received(encoded: ReturnType<typeof encodeBody>): Response {
-  return new Response(encoded.body, encoded.contentType ? { headers: { 'content-type': encoded.contentType } } : {});
+  return new Response(encoded.body as RequestInit['body'], encoded.contentType ? { headers: { 'content-type': encoded.contentType } } : {});
 }
 
 describe('json', () => {

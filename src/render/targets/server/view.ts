@@ -347,7 +347,8 @@ function requestType(group: GroupView, types: TypeNames, isList: boolean, operat
 function returnType(operation: OperationModel, group: GroupView, types: TypeNames, kind: RouteView['kind'], hasData: boolean): string {
   // `undefined`: the file is not there (404).
   if (operation.success.file) return 'FileAnswer | undefined';
-  if (types.event) return `AsyncIterable<ServerSentEvent<${group.namespace}.${types.event}>>`;
+  // Nothing is passed to its `next()`, and what it returns at the end is not read.
+  if (types.event) return `AsyncIterable<ServerSentEvent<${group.namespace}.${types.event}>, unknown, undefined>`;
   // No body to answer: `false` says the item was not there (404).
   if (!hasData) return kind === 'delete' ? 'boolean' : 'boolean | void';
   const data = `${group.namespace}.${types.data}`;

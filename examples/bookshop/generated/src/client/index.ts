@@ -19,15 +19,19 @@ import type * as GenresTypes from '../generated/resources/genres.js';
 export { ApiError, NetworkError, TimeoutError } from './runtime.js';
 export type {
   ApiResponse,
+  Bytes,
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  EventOperation,
   Fieldset,
+  FileOperation,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
   Selected,
+  ServerSentEvent,
   SparseListOperation,
   SparseOperation,
 } from './runtime.js';

@@ -4,10 +4,16 @@
 /**
  * The client's runtime: no dependencies, global `fetch` only, so it runs in
  * Node 20+ and browsers alike. Retries with backoff that honour
- * `Retry-After`, timeouts, typed errors, paging iterators and an opt-in
- * conditional-GET cache. `./index.ts` binds it to the API's operations.
+ * `Retry-After`, timeouts, typed errors, paging iterators, an opt-in
+ * conditional-GET cache, form and file bodies, file downloads and server-sent
+ * events. `./index.ts` binds it to the API's operations.
  */
+import { encodeBody, isStream, type BodyEncoding } from './bodies.js';
+import { parseEvents, type EventStreamState, type ServerSentEvent } from './events.js';
 import { queryPairs, type QueryStyle } from './styles.js';
+
+export type { BodyEncoding, Bytes } from './bodies.js';
+export type { ServerSentEvent } from './events.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2). */
@@ -131,9 +137,25 @@ export interface OperationSpec {
   paging?: 'cursor' | 'offset';
   /** Query parameters not written the default way (`form`, exploded), by name. */
   styles?: Record<string, QueryStyle>;
+  /** How the body travels where it is not JSON: a form, a multipart form with files, raw bytes. */
+  body?: { encoding: BodyEncoding; mediaType?: string };
+  /** The `Accept` header of an answer that is not JSON (a file's media type). */
+  accept?: string;
 }
 
 type Params = Record<string, unknown> & { query?: object; body?: unknown } & CallOptions;
+
+/** How one request is sent, beyond its operation and parameters. */
+interface SendOptions {
+  cacheKey?: string | undefined;
+  /** The answer's media type, where it is not JSON; an API version does not replace it. */
+  accept?: string;
+  headers?: Record<string, string>;
+  /** An answer read as a stream: the timeout covers only the wait for its headers. */
+  streamed?: boolean;
+  /** Aborts the request too: the caller stopped reading its events. */
+  signal?: AbortSignal;
+}
 
 const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'];
 
@@ -188,21 +210,131 @@ export class Transport {
     return this.list<P, Item>(withFields(spec)) as SparseListOperation<P, Item, Selection>;
   }
 
+  /** An operation whose answer is a file: a Blob, or (`parseAs: 'stream'`) its bytes as they arrive. */
+  file<P>(spec: OperationSpec): FileOperation<P> {
+    const withResponse = (params: P & FileParams) => this.download(spec, params as Params);
+    return Object.assign(async (params: P & FileParams) => (await withResponse(params)).data, {
+      withResponse,
+    }) as FileOperation<P>;
+  }
+
+  /** An operation whose answer is a `text/event-stream`: its events, reconnecting when it ends. */
+  events<P, Data>(spec: OperationSpec, options: { json: boolean }): EventOperation<P, Data> {
+    return (params) => this.eventStream<Data>(spec, params as Params & EventParams, options.json);
+  }
+
   async request<Data>(spec: OperationSpec, params: Params): Promise<ApiResponse<Data>> {
     const url = this.urlOf(spec, params);
     const key = spec.method === 'GET' && this.options.cache ? url : undefined;
+    return this.answer<Data>(await this.attempts(spec, url, params, { cacheKey: key }), key);
+  }
+
+  /** The file an operation answers with; an error status is still a JSON envelope. */
+  async download(
+    spec: OperationSpec,
+    params: Params & FileParams,
+  ): Promise<ApiResponse<Blob | ReadableStream<Uint8Array>, undefined>> {
+    const streamed = params.parseAs === 'stream';
+    const url = this.urlOf(spec, params);
+    const response = await this.attempts(spec, url, params, {
+      accept: spec.accept ?? '*/*',
+      streamed,
+    });
+    if (!response.ok) throw await apiErrorOf(response);
+    const data = streamed ? (response.body ?? emptyStream()) : await response.blob();
+    return {
+      ...responseOf(response.status, undefined, response.headers),
+      data,
+      envelope: undefined,
+    };
+  }
+
+  /**
+   * The events of a stream, across connections: one that ends or drops is
+   * opened again after the server's `retry` (3 s by default), with the last
+   * event ID it set. Stopping the iteration closes the connection.
+   */
+  async *eventStream<Data>(
+    spec: OperationSpec,
+    params: Params & EventParams,
+    json: boolean,
+  ): AsyncGenerator<ServerSentEvent<Data>, void, undefined> {
+    const url = this.urlOf(spec, params);
+    const state: EventStreamState = { lastEventId: params.lastEventId ?? '' };
+    const stopped = new AbortController();
+    try {
+      for (;;) {
+        try {
+          yield* this.connection<Data>(spec, url, params, state, json, stopped.signal);
+        } catch (error) {
+          if (!(error instanceof NetworkError) || params.reconnect === false) throw error;
+        }
+        if (params.reconnect === false) return;
+        await sleep(state.retry ?? 3000, params.signal);
+      }
+    } finally {
+      stopped.abort();
+    }
+  }
+
+  /** One connection's events; a connection that drops is a NetworkError. */
+  private async *connection<Data>(
+    spec: OperationSpec,
+    url: string,
+    params: Params,
+    state: EventStreamState,
+    json: boolean,
+    signal: AbortSignal,
+  ): AsyncGenerator<ServerSentEvent<Data>, void, undefined> {
+    const headers: Record<string, string> = { 'cache-control': 'no-cache' };
+    if (state.lastEventId !== '') headers['last-event-id'] = state.lastEventId;
+    const response = await this.attempts(spec, url, params, {
+      accept: 'text/event-stream',
+      headers,
+      streamed: true,
+      signal,
+    });
+    if (!response.ok) throw await apiErrorOf(response);
+    if (!/^text\/event-stream\s*(;|$)/i.test(response.headers.get('content-type') ?? '')) {
+      await response.body?.cancel();
+      throw invalid(response, 'The answer is not an event stream.');
+    }
+    const events = parseEvents(response.body ?? emptyStream(), state);
+    try {
+      for (;;) {
+        const next = await events.next().catch((error: unknown) => {
+          throw params.signal?.aborted ? params.signal.reason : new NetworkError(error);
+        });
+        if (next.done) return;
+        yield eventOf<Data>(next.value, json, response);
+      }
+    } finally {
+      await events.return(undefined);
+    }
+  }
+
+  /** Sends until the answer is final: network errors and retryable statuses are tried again as the policy allows. */
+  private async attempts(
+    spec: OperationSpec,
+    url: string,
+    params: Params,
+    options: SendOptions,
+  ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await this.send(spec.method, url, params, key);
+        response = await this.send(spec, url, params, options);
       } catch (error) {
-        if (error instanceof NetworkError && this.mayRetry(spec.method, attempt)) {
+        if (error instanceof NetworkError && this.mayRetry(spec.method, params, attempt)) {
           await sleep(this.backoff(attempt), params.signal);
           continue;
         }
         throw error;
       }
-      if (this.mayRetry(spec.method, attempt) && this.retry!.statuses.includes(response.status)) {
+      if (
+        this.mayRetry(spec.method, params, attempt) &&
+        this.retry!.statuses.includes(response.status)
+      ) {
         const wait = retryAfter(response.headers) ?? this.backoff(attempt);
         if (wait <= this.retry!.maxRetryAfterMs) {
           await response.body?.cancel();
@@ -210,7 +342,7 @@ export class Transport {
           continue;
         }
       }
-      return this.answer<Data>(response, key);
+      return response;
     }
   }
 
@@ -236,11 +368,13 @@ export class Transport {
     }
   }
 
-  private mayRetry(method: string, attempt: number): boolean {
+  /** A body that is a stream was read by the first attempt: it cannot be sent again. */
+  private mayRetry(method: string, params: Params, attempt: number): boolean {
     return (
       this.retry !== undefined &&
       attempt < this.retry.retries &&
-      this.retry.methods.includes(method)
+      this.retry.methods.includes(method) &&
+      !isStream(params.body)
     );
   }
 
@@ -264,40 +398,52 @@ export class Transport {
   }
 
   private async send(
-    method: string,
+    spec: OperationSpec,
     url: string,
     params: Params,
-    cacheKey: string | undefined,
+    options: SendOptions,
   ): Promise<Response> {
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: options.accept ?? 'application/json',
+      ...options.headers,
       ...this.options.headers,
       ...params.headers,
     };
-    if (this.options.version !== undefined)
+    if (this.options.version !== undefined && options.accept === undefined)
       headers.accept = `application/vnd.api+json;version=${this.options.version}`;
     const token =
       typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
     if (token) headers.authorization = `Bearer ${token}`;
     if (this.options.apiKey) headers[this.options.apiKeyHeader] = this.options.apiKey;
-    const cached = cacheKey === undefined ? undefined : this.cached.get(cacheKey);
+    const cached = options.cacheKey === undefined ? undefined : this.cached.get(options.cacheKey);
     if (cached) headers['if-none-match'] = cached.etag;
-    const hasBody = params.body !== undefined;
-    if (hasBody) headers['content-type'] = 'application/json';
+    const body =
+      params.body === undefined
+        ? undefined
+        : encodeBody(params.body, spec.body?.encoding ?? 'json', spec.body?.mediaType);
+    if (body?.contentType !== undefined) headers['content-type'] = body.contentType;
     const timeoutMs = params.timeoutMs ?? this.options.timeoutMs ?? 30_000;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = params.signal ? AbortSignal.any([params.signal, timeout]) : timeout;
+    const timeout = deadline(timeoutMs, options.streamed === true);
+    const signals = [params.signal, options.signal].filter((signal) => signal !== undefined);
+    const signal =
+      signals.length > 0 ? AbortSignal.any([...signals, timeout.signal]) : timeout.signal;
+    // A stream is sent as it is read (`duplex: 'half'`, which fetch requires of a stream body).
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: spec.method,
+      headers,
+      signal,
+      ...(body ? { body: body.body as NonNullable<RequestInit['body']> } : {}),
+      ...(isStream(body?.body) ? { duplex: 'half' } : {}),
+    };
     try {
-      return await this.fetch(url, {
-        method,
-        headers,
-        signal,
-        ...(hasBody ? { body: JSON.stringify(params.body) } : {}),
-      });
+      return await this.fetch(url, init);
     } catch (error) {
-      if (timeout.aborted && !params.signal?.aborted) throw new TimeoutError(timeoutMs);
+      if (timeout.signal.aborted && !params.signal?.aborted) throw new TimeoutError(timeoutMs);
       if (params.signal?.aborted) throw error; // the caller cancelled: their reason, as thrown
+      if (options.signal?.aborted) throw error; // the caller stopped reading the events
       throw new NetworkError(error);
+    } finally {
+      timeout.clear();
     }
   }
 
@@ -310,23 +456,73 @@ export class Transport {
       const envelope = this.cached.get(cacheKey)!.envelope;
       return responseOf<Data>(304, envelope, headers);
     }
+    if (!response.ok) throw await apiErrorOf(response);
     const text = await response.text();
     let body: unknown;
     try {
       body = text === '' ? undefined : JSON.parse(text);
     } catch {
-      if (response.ok)
-        throw new ApiError(
-          response.status,
-          { error: { code: 'INVALID_RESPONSE', message: 'The answer is not JSON.' } },
-          headers,
-        );
+      throw invalid(response, 'The answer is not JSON.');
     }
-    if (!response.ok) throw new ApiError(response.status, body, headers);
     const etag = headers.get('etag');
     if (cacheKey !== undefined && etag) this.cached.set(cacheKey, { etag, envelope: body });
     return responseOf<Data>(response.status, body, headers);
   }
+}
+
+/** The error an answer other than 2xx stands for, with its envelope when the body is JSON. */
+async function apiErrorOf(response: Response): Promise<ApiError> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: the status alone says what went wrong
+  }
+  return new ApiError(response.status, body, response.headers);
+}
+
+/** A successful status whose body is not what the operation answers. */
+function invalid(response: Response, message: string): ApiError {
+  return new ApiError(
+    response.status,
+    { error: { code: 'INVALID_RESPONSE', message } },
+    response.headers,
+  );
+}
+
+/** An event as the operation yields it: its data parsed when the operation's events carry JSON. */
+function eventOf<Data>(
+  event: ServerSentEvent<string>,
+  json: boolean,
+  response: Response,
+): ServerSentEvent<Data> {
+  if (!json) return event as ServerSentEvent<Data>;
+  try {
+    return { ...event, data: JSON.parse(event.data) as Data };
+  } catch {
+    const after = event.id === undefined ? '' : ` (last event ID ${event.id})`;
+    throw invalid(response, `An event's data is not JSON${after}: ${event.data.slice(0, 100)}`);
+  }
+}
+
+/**
+ * One attempt's timeout. An answer read as a stream is timed only until its
+ * headers are in (`clear`): a download or an event stream is not cut later.
+ */
+function deadline(ms: number, untilHeaders: boolean): { signal: AbortSignal; clear(): void } {
+  if (!untilHeaders) return { signal: AbortSignal.timeout(ms), clear: () => undefined };
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+    ms,
+  );
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+/** The body of an answer that has none (a 204). */
+function emptyStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
 }
 
 /** `fields` as an array travels as one comma-separated value (`form`, not exploded). */
@@ -363,18 +559,19 @@ function retryAfter(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** Waits, unless the signal aborts first; a long-lived signal keeps no listener of a finished wait. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
   });
 }
 
@@ -382,6 +579,27 @@ export type Operation<P, Data> = ((params: P) => Promise<Data>) & {
   /** The same call, answering with the envelope, status and headers too. */
   withResponse(params: P): Promise<ApiResponse<Data>>;
 };
+
+/** How a file answer is read: whole, as a Blob (the default), or as a stream of its bytes. */
+type FileParams = { parseAs?: 'blob' | 'stream' };
+
+/** An operation whose answer is a file; `withResponse` adds its status and headers (no envelope). */
+export type FileOperation<P> = {
+  (params: P & { parseAs?: 'blob' }): Promise<Blob>;
+  (params: P & { parseAs: 'stream' }): Promise<ReadableStream<Uint8Array>>;
+  withResponse(params: P & { parseAs?: 'blob' }): Promise<ApiResponse<Blob, undefined>>;
+  withResponse(
+    params: P & { parseAs: 'stream' },
+  ): Promise<ApiResponse<ReadableStream<Uint8Array>, undefined>>;
+};
+
+/** Where a stream of events resumes, and whether it reconnects when it ends (by default it does). */
+type EventParams = { lastEventId?: string; reconnect?: boolean };
+
+/** An operation whose answer is a stream of server-sent events, iterated with `for await`. */
+export type EventOperation<P, Data> = (
+  params: P & EventParams,
+) => AsyncGenerator<ServerSentEvent<Data>, void, undefined>;
 
 export type ListOperation<P, Item> = Operation<P, Item[]> & {
   /** Every page, in order, until the last. */

@@ -56,6 +56,10 @@ export interface ServiceOptions {
   logError?: ErrorLogger;
   /** Whether an error nobody awaited is logged with its request id. Default: LOG_ASYNC_CONTEXT, else on from Node 24 (logging.ts). */
   asyncContext?: boolean;
+  /** Uploads: the largest file in bytes (default UPLOAD_LIMIT, else the spec's `uploadLimit`) and the most parts of a form (UPLOAD_MAX_PARTS, 1,000). */
+  uploads?: { fileSize?: number; parts?: number };
+  /** Event streams: a comment this often while idle (default SSE_KEEP_ALIVE_MS, 15 s). */
+  keepAliveMs?: number;
 }
 
 /** Without CURSOR_SECRET, a key no one else can know; its price is that cursors stop at this process. */
@@ -93,6 +97,9 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
   const redaction = redactionOf(SERVICE.apiKeyHeaders);
   // serve() logs faults outside requests with it too.
   app.context.redaction = redaction;
+  // serve() calls it when asked to stop: event streams end, so their connections can close.
+  const stopping = new AbortController();
+  app.context.stop = () => stopping.abort();
   const context: OperationContext<Handlers> = {
     handlers: options.handlers ?? handlers,
     routes: new Map(ROUTES.map((route) => [route.operationId, route])),
@@ -103,6 +110,16 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
       maxDepth: options.bodyBounds?.maxDepth ?? integerFromEnv('BODY_MAX_DEPTH', 64, { min: 1 }),
       maxMembers:
         options.bodyBounds?.maxMembers ?? integerFromEnv('BODY_MAX_MEMBERS', 10_000, { min: 1 }),
+    },
+    streams: {
+      uploads: {
+        fileSize:
+          options.uploads?.fileSize ??
+          integerFromEnv('UPLOAD_LIMIT', SERVICE.uploadLimit, { min: 1 }),
+        parts: options.uploads?.parts ?? integerFromEnv('UPLOAD_MAX_PARTS', 1_000, { min: 1 }),
+      },
+      keepAliveMs: options.keepAliveMs ?? integerFromEnv('SSE_KEEP_ALIVE_MS', 15_000, { min: 1 }),
+      stopping: stopping.signal,
     },
   };
   app.use(

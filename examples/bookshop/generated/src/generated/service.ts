@@ -12,6 +12,8 @@ export const SERVICE = {
   rateLimit: { limit: 100, windowSeconds: 60 },
   /** Request bodies above this many bytes are refused (413). */
   bodyLimit: 1048576,
+  /** A file in an upload above this many bytes is refused (413). */
+  uploadLimit: 10485760,
   /** The status of a request that breaks the schema: 422, or 400 where so configured. */
   validationStatus: 422,
   /** The protection space a 401's `WWW-Authenticate` names: the title, in the characters a quoted header value allows. */

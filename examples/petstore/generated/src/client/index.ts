@@ -16,15 +16,19 @@ import type * as PetsTypes from '../generated/resources/pets.js';
 export { ApiError, NetworkError, TimeoutError } from './runtime.js';
 export type {
   ApiResponse,
+  Bytes,
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  EventOperation,
   Fieldset,
+  FileOperation,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
   Selected,
+  ServerSentEvent,
   SparseListOperation,
   SparseOperation,
 } from './runtime.js';

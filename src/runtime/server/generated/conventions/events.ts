@@ -66,7 +66,7 @@ function oneLine(name: string, value: string, forbidden: RegExp): string {
  */
 export async function sendEvents(
   ctx: Context,
-  events: AsyncIterable<ServerSentEvent>,
+  events: AsyncIterable<ServerSentEvent, unknown, undefined>,
   options: EventOptions,
 ): Promise<void> {
   const res = ctx.res;
@@ -180,7 +180,7 @@ export function eventAnswer(rule: { text: boolean }): AnswerRule {
       signal: disconnectSignal(ctx, settings.stopping),
     }),
     send: (ctx: Context, result: unknown, settings: StreamSettings) =>
-      sendEvents(ctx, result as AsyncIterable<ServerSentEvent>, {
+      sendEvents(ctx, result as AsyncIterable<ServerSentEvent, unknown, undefined>, {
         text: rule.text,
         keepAliveMs: settings.keepAliveMs,
         stopping: settings.stopping,

@@ -174,8 +174,10 @@ function shutdownOf(
  * event stream) has sent its headers: its connection is ended once it finishes.
  */
 function closeAfter(response: ServerResponse): void {
-  if (!response.headersSent) response.setHeader('Connection', 'close');
-  else response.once('finish', () => response.socket?.end());
+  if (!response.headersSent) return void response.setHeader('Connection', 'close');
+  // Taken now: Node detaches the socket from the response before our 'finish' listener runs.
+  const socket = response.socket;
+  response.once('finish', () => socket?.end());
 }
 
 function watchFaults(shutdown: Shutdown, redaction: Redaction): void {

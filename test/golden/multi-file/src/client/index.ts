@@ -15,15 +15,19 @@ import type * as NotesTypes from '../generated/resources/notes.js';
 export { ApiError, NetworkError, TimeoutError } from './runtime.js';
 export type {
   ApiResponse,
+  Bytes,
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  EventOperation,
   Fieldset,
+  FileOperation,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
   Selected,
+  ServerSentEvent,
   SparseListOperation,
   SparseOperation,
 } from './runtime.js';

@@ -21,15 +21,19 @@ import type * as RootTypes from '../generated/resources/root.js';
 export { ApiError, NetworkError, TimeoutError } from './runtime.js';
 export type {
   ApiResponse,
+  Bytes,
   CallOptions,
   ClientOptions,
   ErrorDetail,
+  EventOperation,
   Fieldset,
+  FileOperation,
   ListOperation,
   Operation,
   RateLimit,
   RetryOptions,
   Selected,
+  ServerSentEvent,
   SparseListOperation,
   SparseOperation,
 } from './runtime.js';

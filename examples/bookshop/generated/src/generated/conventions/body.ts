@@ -103,3 +103,18 @@ function readText(ctx: Context, limit: number): Promise<string> {
     ctx.req.once('close', () => reject(errors.clientGone())); // after `end`, a no-op
   });
 }
+
+/** Compares essences, case-insensitively; a pattern may be `type/*` or `*\/*`, parameters are ignored. */
+export function mediaTypeMatches(mediaType: string, patterns: string[]): boolean {
+  const [type, subtype] = essence(mediaType).split('/');
+  return patterns.some((pattern) => {
+    const [patternType, patternSubtype] = essence(pattern).split('/');
+    if (patternType === '*') return patternSubtype === '*';
+    return patternType === type && (patternSubtype === '*' || patternSubtype === subtype);
+  });
+}
+
+/** `multipart/form-data; boundary=…` → `multipart/form-data`. */
+export function essence(mediaType: string): string {
+  return mediaType.split(';')[0]!.trim().toLowerCase();
+}

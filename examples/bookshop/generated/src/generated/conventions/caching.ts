@@ -10,8 +10,8 @@
 import { hash } from 'node:crypto';
 import type { Context } from 'koa';
 
-/** A strong tag from the serialized representation (SHA-1: collisions by chance are not a concern here, speed is). */
-export function entityTag(serialized: string): string {
+/** A strong tag from the serialized representation, or a file's bytes (SHA-1: collisions by chance are not a concern here, speed is). */
+export function entityTag(serialized: string | Uint8Array): string {
   return `"${hash('sha1', serialized, 'base64url')}"`;
 }
 

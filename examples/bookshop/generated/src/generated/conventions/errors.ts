@@ -91,8 +91,9 @@ export const errors = {
   notAcceptable: (message: string) => new ApiError(ERROR_CODES.notAcceptable, message),
   conflict: (message: string, details?: ErrorDetail[]) =>
     new ApiError(ERROR_CODES.conflict, message, details ? { details } : {}),
-  payloadTooLarge: (limit: number) =>
-    new ApiError(ERROR_CODES.payloadTooLarge, `The request body is larger than ${limit} bytes.`),
+  /** `subject`: what is too large when it is not the whole body (`The file in body.avatar`: upload.ts). */
+  payloadTooLarge: (limit: number, subject = 'The request body') =>
+    new ApiError(ERROR_CODES.payloadTooLarge, `${subject} is larger than ${limit} bytes.`),
   /** A body within the byte limit whose structure is past the service's bounds (body.ts). */
   bodyTooComplex: (message: string) => new ApiError(ERROR_CODES.payloadTooLarge, message),
   /** The client closed the connection before its request arrived: nobody reads this answer, and nothing is logged. */
@@ -101,11 +102,8 @@ export const errors = {
       ERROR_CODES.badRequest,
       'The client closed the connection before the request body arrived.',
     ),
-  unsupportedMediaType: (accepted: string[]) =>
-    new ApiError(
-      ERROR_CODES.unsupportedMediaType,
-      `The request body must be ${accepted.join(' or ')}.`,
-    ),
+  unsupportedMediaType: (accepted: string[], subject = 'The request body') =>
+    new ApiError(ERROR_CODES.unsupportedMediaType, `${subject} must be ${accepted.join(' or ')}.`),
   validation: (details: ErrorDetail[], status: number = ERROR_CODES.validation.status) =>
     new ApiError(
       { status, code: ERROR_CODES.validation.code },

@@ -49,6 +49,17 @@ export interface OperationRequest<Path = NoParameters, Query = NoParameters, Bod
   requestId: string;
 }
 
+/** An event stream's request: where the client's last stream stopped, and a signal that aborts when it leaves or the service stops. */
+export interface EventStreamRequest<
+  Path = NoParameters,
+  Query = NoParameters,
+  Body = undefined,
+> extends OperationRequest<Path, Query, Body> {
+  /** `Last-Event-ID`: resume after this event. */
+  lastEventId: string | undefined;
+  signal: AbortSignal;
+}
+
 /** A list operation's request, with the list parameters parsed. */
 export interface ListRequest<Path = NoParameters, Query = NoParameters> extends OperationRequest<
   Path,
@@ -84,6 +95,10 @@ export interface OperationRoute<Handlers> {
   /** Its parameters that are arrays or objects, read as their style writes them before validation. */
   styles?: ParameterStyles;
   body?: BodyRule & { validate: Validator };
+  /** A body that is not JSON (a form, a file): read by its own reader (upload.ts). */
+  upload?: UploadRule;
+  /** An answer that is not the JSON envelope (a file, an event stream): sent by its own writer. */
+  answer?: AnswerRule;
   paging?: PagingRule;
   shape: ResourceShape;
   /** Names `fields` may list. */
@@ -102,6 +117,44 @@ export interface OperationRoute<Handlers> {
   ): Awaitable<unknown>;
 }
 
+export interface UploadRule {
+  required: boolean;
+  /** The body: `NO_BODY`, a form (its fields to validate, its files) or a file. */
+  read(
+    ctx: Context,
+    settings: StreamSettings,
+  ): Promise<FormDocument | UploadedBody | typeof NO_BODY>;
+  /** A form's fields, coerced like parameters, defaults filled in. */
+  validate?: Validator;
+}
+
+/** A form as read: its fields (coerced and validated before the handler runs) and its files. */
+export interface FormDocument {
+  fields: Record<string, unknown>;
+  files: Record<string, unknown>;
+}
+
+/** A body that is a file itself. */
+export interface UploadedBody {
+  file: unknown;
+}
+
+export interface AnswerRule {
+  /** What the handler gets besides the request (an event stream's `lastEventId` and `signal`: events.ts). */
+  extend?(ctx: Context, settings: StreamSettings): object;
+  send(ctx: Context, result: unknown, settings: StreamSettings): Promise<void>;
+}
+
+/** What uploads and event streams are held to, service-wide. */
+export interface StreamSettings {
+  /** The largest file, in bytes, and the most parts a form may have. */
+  uploads: { fileSize: number; parts: number };
+  /** How often an idle event stream gets a comment that keeps proxies from closing it. */
+  keepAliveMs: number;
+  /** Aborts when the service stops: event streams end. */
+  stopping: AbortSignal;
+}
+
 export interface OperationContext<Handlers> {
   handlers: Handlers;
   /** Every operation by id, to read included relations. */
@@ -111,6 +164,7 @@ export interface OperationContext<Handlers> {
   /** What a 401 challenges the client with. */
   realm: Realm;
   bodyBounds: BodyBounds;
+  streams: StreamSettings;
 }
 
 type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unknown>, unknown> & {
@@ -129,7 +183,11 @@ export function operation<Handlers>(
   const relations = route.includes.map((relation) => relation.name);
   return async (ctx, path) => {
     authorize(route.security, ctx.state, context.realm);
-    const body = route.body ? await readJsonBody(ctx, route.body, context.bodyBounds) : NO_BODY;
+    const body = route.body
+      ? await readJsonBody(ctx, route.body, context.bodyBounds)
+      : route.upload
+        ? await route.upload.read(ctx, context.streams)
+        : NO_BODY;
     const request = requestOf(ctx, path, route, context, body);
     // Checked before the handler runs: a request that names an unknown field changes nothing.
     const representation = {
@@ -145,7 +203,8 @@ export function operation<Handlers>(
         ...(route.updatedField ? [route.updatedField] : []),
       ];
     const result = await route.invoke(context.handlers, request);
-    await answer(ctx, { route, context, request, result, ...representation });
+    if (route.answer) await route.answer.send(ctx, result, context.streams);
+    else await answer(ctx, { route, context, request, result, ...representation });
   };
 }
 
@@ -172,20 +231,23 @@ function requestOf<Handlers>(
       (detail) => !unread.some((problem) => problem.field === detail.field),
     ),
   ];
-  if (route.body) {
-    if (body !== NO_BODY) details.push(...problemsOf(route.body.validate, body, 'body'));
-    else if (route.body.required)
-      details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
-  }
+  const rule = route.body ?? route.upload;
+  if (body === NO_BODY && rule?.required)
+    details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
+  else if (route.body && body !== NO_BODY)
+    details.push(...problemsOf(route.body.validate, body, 'body'));
+  else if (route.upload?.validate && isForm(body))
+    details.push(...problemsOf(route.upload.validate, body.fields, 'body'));
   if (details.length > 0) throw errors.validation(details, context.validationStatus);
   const request: AnyRequest = {
     path: parameters.path,
     query: parameters.query,
-    body: body === NO_BODY ? undefined : body,
+    body: bodyValue(body),
     headers: ctx.headers,
     principal: ctx.state.principal,
     requestId: ctx.state.requestId,
   };
+  if (route.answer?.extend) Object.assign(request, route.answer.extend(ctx, context.streams));
   if (route.paging)
     request.list = listQueryOf(
       route.paging,
@@ -193,6 +255,19 @@ function requestOf<Handlers>(
       cursorKey(context, route, path),
     );
   return request;
+}
+
+function isForm(body: unknown): body is FormDocument {
+  return typeof body === 'object' && body !== null && 'fields' in body && 'files' in body;
+}
+
+/** What the handler receives as `body`: a form's fields and files as one object, a file as itself. */
+function bodyValue(body: unknown): unknown {
+  if (body === NO_BODY) return undefined;
+  if (isForm(body)) return Object.assign(Object.create(null) as object, body.fields, body.files);
+  if (typeof body === 'object' && body !== null && 'file' in body)
+    return (body as UploadedBody).file;
+  return body;
 }
 
 /** Cursors are signed for one list: this operation under these path parameters. */

@@ -80,7 +80,12 @@ export function serve(
     app.callback(),
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
-  const shutdown = shutdownOf(server, timeouts.shutdownGraceMs, releaseOf(app, onClose));
+  const shutdown = shutdownOf(
+    server,
+    timeouts.shutdownGraceMs,
+    releaseOf(app, onClose),
+    appStop(app),
+  );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -105,6 +110,12 @@ function appRelease(app: Servable): () => Promise<void> {
   return kept ?? (async () => {});
 }
 
+/** What ends the app's long answers (event streams) when it stops; createApp keeps it in `app.context`. */
+function appStop(app: Servable): () => void {
+  const kept = (app.context as { stop?: () => void }).stop;
+  return kept ?? (() => {});
+}
+
 /** The app's release, then the caller's (`onClose`: the database the handlers use). */
 function releaseOf(app: Servable, onClose: (() => Promise<void>) | undefined): () => Promise<void> {
   const release = appRelease(app);
@@ -120,7 +131,12 @@ interface Shutdown {
   readonly stopping: boolean;
 }
 
-function shutdownOf(server: Server, graceMs: number, release: () => Promise<void>): Shutdown {
+function shutdownOf(
+  server: Server,
+  graceMs: number,
+  release: () => Promise<void>,
+  stopAnswers: () => void,
+): Shutdown {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
   // Ahead of Koa's listener: a request that arrives while stopping is answered with `Connection: close` too.
@@ -144,6 +160,7 @@ function shutdownOf(server: Server, graceMs: number, release: () => Promise<void
           .finally(() => process.exit(code));
       });
       for (const response of inFlight) closeAfter(response);
+      stopAnswers();
       server.closeIdleConnections();
       setTimeout(() => {
         console.error(`Requests still open after ${graceMs} ms; stopping anyway.`);
@@ -154,9 +171,16 @@ function shutdownOf(server: Server, graceMs: number, release: () => Promise<void
   };
 }
 
-/** The connection closes once this response is sent; the client opens a new one (elsewhere) for its next request. */
+/**
+ * The connection closes once this response is sent; the client opens a new
+ * one (elsewhere) for its next request. A response already under way (an
+ * event stream) has sent its headers: its connection is ended once it finishes.
+ */
 function closeAfter(response: ServerResponse): void {
-  if (!response.headersSent) response.setHeader('Connection', 'close');
+  if (!response.headersSent) return void response.setHeader('Connection', 'close');
+  // Taken now: Node detaches the socket from the response before our 'finish' listener runs.
+  const socket = response.socket;
+  response.once('finish', () => socket?.end());
 }
 
 function watchFaults(shutdown: Shutdown, redaction: Redaction): void {

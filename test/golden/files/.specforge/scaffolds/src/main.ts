@@ -1,0 +1,32 @@
+/**
+ * Starts Documents. specforge created this file once; it is yours to change.
+ *
+ * Environment: PORT (default 3000), HOST (default 127.0.0.1), API_TOKENS and API_KEYS (see
+ * ./auth.ts), RATE_LIMIT and RATE_LIMIT_WINDOW, REDIS_URL (rate-limit counters shared by all
+ * instances) with RATE_LIMIT_FAIL (open or closed while Redis does not answer), REDIS_TIMEOUT_MS
+ * and RATE_LIMIT_KEY_PREFIX, CURSOR_SECRET (shared by all instances), BODY_MAX_DEPTH and
+ * BODY_MAX_MEMBERS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS and
+ * SHUTDOWN_GRACE_MS, LOG_REDACT_HEADERS, LOG_ASYNC_CONTEXT, TRUST_PROXY with PROXY_HOPS (only
+ * behind a proxy you run), DATABASE_URL (or DATA_DIR for the embedded database) with
+ * DATABASE_POOL_SIZE, and STORE (memory: no database, for mocks and tests).
+ * The project's README says what each does.
+ */
+import { authenticate } from './auth.js';
+import { createApp } from './generated/app.js';
+import { integerFromEnv, serve } from './generated/conventions/serve.js';
+import { SERVICE } from './generated/service.js';
+import { closeDatabase, storeReady } from './store/index.js';
+
+try {
+  await storeReady();
+  const port = integerFromEnv('PORT', 3000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const server = await serve(createApp({ authenticate }), { port, host, onClose: closeDatabase });
+  const address = server.address();
+  const listening = typeof address === 'object' && address ? address.port : port;
+  console.log(`${SERVICE.title} listening on http://${host}:${listening}${SERVICE.basePath}`);
+} catch (error) {
+  // A configuration mistake (or a port in use): one line that says which, not a stack.
+  console.error(`${SERVICE.title} did not start: ${(error as Error).message}`);
+  process.exit(1);
+}
