@@ -135,8 +135,9 @@ export function mediaOf(document: OpenApiDocument, operation: OperationObject): 
   if (sent.length > 0 && !sent.some(isJsonMediaType)) return 'upload';
   const success = successResponse(document, operation);
   const answered = Object.keys(success?.response.content ?? {});
-  if (answered.some((type) => type.split(';')[0]!.trim().toLowerCase() === 'text/event-stream')) return 'stream';
-  return answered.length > 0 && !answered.some(isJsonMediaType) ? 'download' : 'json';
+  // As openapi/media.ts reads an answer: JSON where it is a choice, else an event stream, else a file.
+  if (answered.length === 0 || answered.some(isJsonMediaType)) return 'json';
+  return answered.some((type) => type.split(';')[0]!.trim().toLowerCase() === 'text/event-stream') ? 'stream' : 'download';
 }
 
 /** What an operation does, from its method and the role of its path among the spec's paths (./path-roles.ts). */

@@ -3,7 +3,8 @@
  * as JSON, a form (`multipart/form-data`, `application/x-www-form-urlencoded`)
  * with its file fields, raw bytes, or something the service cannot read; a
  * success as JSON, a file or a `text/event-stream`. The model, the lint and
- * every target read operations through these, so they agree.
+ * every target read operations through these (classify.ts's `mediaOf`, which
+ * the merge reads before the model exists, in the same order), so they agree.
  */
 import { isJsonMediaType, propertiesOf, scalarTypeOf } from './classify.js';
 import { deref, isObject, type MediaTypeObject, type OpenApiDocument, type Reference, type SchemaObject } from './document.js';
@@ -116,10 +117,9 @@ export function answerMediaOf(document: OpenApiDocument, content: Record<string,
   return { kind: 'file', mediaTypes };
 }
 
-/** How an event's data is described: 3.2's `itemSchema`, else the schema (of one event, as most specs write it). */
+/** How an event's data is described: by the schema (of one event, as specs write it before 3.2's `itemSchema`). */
 function eventDataOf(document: OpenApiDocument, media: MediaTypeObject): { enveloped: boolean; text: boolean } {
-  const described = (media.itemSchema ?? media.schema) as SchemaObject | Reference | undefined;
-  const schema = described && deref<SchemaObject>(document, described);
+  const schema = media.schema && deref<SchemaObject>(document, media.schema);
   if (!schema) return { enveloped: false, text: true };
   const properties = isObject(schema.properties) ? schema.properties : undefined;
   if (properties && 'data' in properties && Object.keys(properties).every((name) => EVENT_FIELDS.has(name))) {

@@ -289,6 +289,14 @@ describe('multipart uploads', () => {
     expect(reply.body.error.details.map((detail: { field: string }) => detail.field)).toContain('body.pages');
   });
 
+  test("the schema's bounds hold for file fields too: six attachments where maxItems is 5 → 422 for body.attachments", async () => {
+    const reply = await upload(documentForm((form) => {
+      for (let n = 0; n < 6; n++) form.append('attachments', new Blob([`note ${n}`], { type: 'text/plain' }), `note-${n}.txt`);
+    }));
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.details).toEqual([expect.objectContaining({ field: 'body.attachments' })]);
+  });
+
   test('a file over UPLOAD_LIMIT (1024 bytes) → 413', async () => {
     const reply = await upload(documentForm(() => {}, { file: pdf(2048) }));
     expect(reply.status).toBe(413);

@@ -91,7 +91,6 @@ describe('answers', () => {
     ['events described whole, JSON data', { 'text/event-stream': { schema: { type: 'object', properties: { id: { type: 'string' }, data: { type: 'object' } } } } }, { kind: 'events', mediaType: 'text/event-stream', enveloped: true, text: false }],
     ['events described whole, text data', { 'text/event-stream': { schema: { type: 'object', properties: { event: { type: 'string' }, data: { type: 'string' } } } } }, { kind: 'events', mediaType: 'text/event-stream', enveloped: true, text: true }],
     ['events of text, or with no schema', { 'text/event-stream; charset=utf-8': {} }, { kind: 'events', mediaType: 'text/event-stream; charset=utf-8', enveloped: false, text: true }],
-    ["3.2's itemSchema", { 'text/event-stream': { itemSchema: { type: 'object', properties: { data: { type: 'integer' } } } } }, { kind: 'events', mediaType: 'text/event-stream', enveloped: true, text: false }],
     // An object with `data` beside fields an event has not is a payload, not an event.
     ['a payload that has a data field', { 'text/event-stream': { schema: { type: 'object', properties: { data: { type: 'string' }, size: { type: 'integer' } } } } }, { kind: 'events', mediaType: 'text/event-stream', enveloped: false, text: false }],
   ])('%s', (_name, content, expected) => {

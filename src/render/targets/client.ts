@@ -97,11 +97,14 @@ function bodyType(operation: OperationModel, types: ReturnType<typeof operationT
   return operation.requestBody?.bytes ? 'Bytes' : undefined;
 }
 
-/** How the client writes a body that is not JSON: the form's first declared encoding, or bytes of the declared type. */
+/** How the client writes a body that is not JSON: the form's first declared encoding, or bytes. */
 function bodyEncoding(operation: OperationModel): Pick<ClientOperation, 'body'> {
   const { form, bytes } = operation.requestBody ?? {};
   if (form) return { body: { encoding: essenceOf(form.mediaTypes[0]!) === MULTIPART ? 'multipart' : 'urlencoded' } };
-  return bytes ? { body: { encoding: 'bytes', mediaType: bytes[0]! } } : {};
+  if (!bytes) return {};
+  // One concrete type is sent as such; among several, the Blob's own type says which (bodies.ts).
+  const [only] = bytes;
+  return { body: { encoding: 'bytes', ...(bytes.length === 1 && !only!.includes('*') ? { mediaType: only } : {}) } };
 }
 
 function stylesOf(operation: OperationModel): Pick<ClientOperation, 'styles'> {

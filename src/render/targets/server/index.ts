@@ -43,27 +43,34 @@ const CONVENTIONS = [
   'versioning',
 ];
 
-/** Where the API has them: forms and files going up (busboy), files and event streams coming down. */
-/** What the route table imports to read forms and files and to send files and events. */
-function mediaImports(routes: ServerView['routes']): object {
+/** Which of the media conventions the API's routes use: forms and files going up (busboy), files and event streams coming down. */
+interface MediaUse {
+  readsForms: boolean;
+  readsFiles: boolean;
+  sendsFiles: boolean;
+  sendsEvents: boolean;
+}
+
+function mediaUseOf(routes: ServerView['routes']): MediaUse {
   return {
-    readsUploads: routes.some((route) => route.formUpload || route.fileUpload),
-    uploadReaders: [...(routes.some((route) => route.fileUpload) ? ['fileUpload'] : []), ...(routes.some((route) => route.formUpload) ? ['formUpload'] : [])].join(', '),
+    readsForms: routes.some((route) => route.formUpload),
+    readsFiles: routes.some((route) => route.fileUpload),
     sendsFiles: routes.some((route) => route.fileAnswer),
     sendsEvents: routes.some((route) => route.eventAnswer),
   };
 }
 
-function mediaConventions(model: ApiModel): string[] {
-  return [
-    ...(takesUploads(model) ? ['upload'] : []),
-    ...(model.operations.some((operation) => operation.success.file) ? ['download'] : []),
-    ...(model.operations.some((operation) => operation.success.events) ? ['events'] : []),
-  ];
+const takesUploads = (use: MediaUse) => use.readsForms || use.readsFiles;
+
+/** Their modules, present only where used. */
+function mediaConventions(use: MediaUse): string[] {
+  return [...(takesUploads(use) ? ['upload'] : []), ...(use.sendsFiles ? ['download'] : []), ...(use.sendsEvents ? ['events'] : [])];
 }
 
-export function takesUploads(model: ApiModel): boolean {
-  return model.operations.some((operation) => operation.requestBody?.form || operation.requestBody?.bytes);
+/** What the route table and the handler interfaces import of them. */
+function mediaImports(use: MediaUse): object {
+  const readers = [...(use.readsFiles ? ['fileUpload'] : []), ...(use.readsForms ? ['formUpload'] : [])];
+  return { ...use, takesUploads: takesUploads(use), uploadReaders: readers.join(', ') };
 }
 
 /** The project's compiler options: strict, Node's own ESM resolution, `src/` built to `dist/`. */
@@ -92,6 +99,7 @@ export const serverTarget: Target = {
   name: 'server',
   async render({ document, model, renderer, runtime, previousStorage }) {
     const view = serverView(model, document);
+    const media = mediaUseOf(view.routes);
     const migration = nextMigration(storageModelOf(model, view), previousStorage);
     const { storage } = migration;
     // Started first: it compiles on a worker while this target and the next ones render.
@@ -108,11 +116,11 @@ export const serverTarget: Target = {
     const scaffold = (path: string, template: string, data: object) => templateFile(renderer, `server/scaffold/${template}`, path, data, 'scaffold');
     const convention = (name: string) => runtimeFile(runtime, `server/generated/conventions/${name}.ts`, 'generated');
     return [
-      ...[...CONVENTIONS, ...mediaConventions(model)].map(convention),
+      ...[...CONVENTIONS, ...mediaConventions(media)].map(convention),
       generated('service.ts', 'service.ts.hbs', serviceSettings(model)),
       generated('app.ts', 'app.ts.hbs', view),
-      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups, patchBodies: inputs.patches.length > 0, formBodies: inputs.forms.length > 0, ...mediaImports(view.routes) }),
-      generated('handlers.ts', 'handlers.ts.hbs', { ...view, ...mediaImports(view.routes), takesUploads: takesUploads(model) }),
+      generated('routes.ts', 'routes.ts.hbs', { operations: view.routes, groups: view.groups, patchBodies: inputs.patches.length > 0, formBodies: inputs.forms.length > 0, ...mediaImports(media) }),
+      generated('handlers.ts', 'handlers.ts.hbs', { ...view, ...mediaImports(media) }),
       validatorFile('parameters'),
       validatorFile('bodies'),
       ...(inputs.patches.length > 0 ? [validatorFile('patches')] : []),
@@ -127,7 +135,7 @@ export const serverTarget: Target = {
       scaffold('src/migrate.ts', 'migrate.ts.hbs', {}),
       runtimeFile(runtime, 'server/auth.ts', 'scaffold'),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
-      scaffold('package.json', 'package.json.hbs', packageView(model)),
+      scaffold('package.json', 'package.json.hbs', packageView(model, takesUploads(media))),
       jsonFile('tsconfig.json', TSCONFIG, 'scaffold'),
       linesFile('.gitignore', GITIGNORE, 'scaffold'),
     ];
@@ -178,7 +186,7 @@ function apiKeyHeaders(model: ApiModel): string[] {
   return headers.length > 0 ? [...new Set(headers)] : ['X-API-Key'];
 }
 
-function packageView(model: ApiModel): object {
+function packageView(model: ApiModel, uploads: boolean): object {
   const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
   const versions = { ...own.devDependencies, ...own.dependencies };
   const range = (name: string) => ({ name, version: `^${versions[name]!.replace(/^[~^]/, '')}` });
@@ -187,8 +195,8 @@ function packageView(model: ApiModel): object {
     packageName: fileStem(model.title, 'service'),
     version: model.version,
     description: model.title,
-    dependencies: [...RUNTIME_DEPENDENCIES, ...(takesUploads(model) ? ['busboy'] : [])].sort(byText).map(range),
-    devDependencies: [...DEV_DEPENDENCIES, ...(takesUploads(model) ? ['@types/busboy'] : [])].sort(byText).map((name) => (name === 'typescript' ? { name, version: `~${versions[name]}` } : range(name))),
+    dependencies: [...RUNTIME_DEPENDENCIES, ...(uploads ? ['busboy'] : [])].sort(byText).map(range),
+    devDependencies: [...DEV_DEPENDENCIES, ...(uploads ? ['@types/busboy'] : [])].sort(byText).map((name) => (name === 'typescript' ? { name, version: `~${versions[name]}` } : range(name))),
     // specforge's own pins of transitive packages (see its package.json): the same lock-file
     // completeness for the generated project, whose `npm ci` needs every platform's bindings.
     overrides: Object.entries(own.overrides ?? {}).map(([name, version]) => ({ name, version })),

@@ -14,8 +14,7 @@ import { Ajv as AjvDraft7 } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import type { OperationModel, ParameterModel } from '../../../model/index.js';
-import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject, type SchemaObject } from '../../../openapi/document.js';
-import { propertiesOf } from '../../../openapi/classify.js';
+import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
 import { compiledWorker, runOnWorker } from '../../../threads.js';
 
@@ -53,7 +52,8 @@ export function validatorInputs(document: OpenApiDocument, operations: readonly 
     parameters.push([name, parametersSchema(operation)]);
     // Every JSON body gets a validator where its route looks for one: a media type without a schema takes any JSON.
     if (operation.requestBody?.jsonContentType) (fillsDefaults(operation) ? bodies : patches).push([name, (bodySchema(document, operation) ?? {}) as object]);
-    if (operation.requestBody?.form) forms.push([name, formFieldsSchema(document, operation)]);
+    // The form's own schema: its files stand in the validated document as their names (conventions/operation.ts).
+    if (operation.requestBody?.form) forms.push([name, (bodySchema(document, operation, operation.requestBody.form.schemaMediaType) ?? {}) as object]);
   });
   return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies, patches, forms };
 }
@@ -153,22 +153,6 @@ function bodySchema(document: OpenApiDocument, operation: OperationModel, mediaT
   const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
   const schema = body?.content[mediaType]?.schema;
   return schema === undefined ? undefined : toJsonSchema(schema, { direction: 'request', ref: intoRegistry, resolve: (ref) => lookup(document, ref) });
-}
-
-/**
- * A form's fields: its schema, with the file fields taken out (their files
- * are checked as they arrive) and the rest as a form sends them. Its
- * properties are gathered (`allOf` included) so the files can be left out.
- */
-function formFieldsSchema(document: OpenApiDocument, operation: OperationModel): object {
-  const form = operation.requestBody!.form!;
-  const files = new Set(form.files.map((file) => file.name));
-  const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
-  const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
-  const fields = propertiesOf(document, body?.content[form.schemaMediaType]?.schema).filter((field) => !files.has(field.name));
-  const convert = (schema: SchemaObject) => toJsonSchema(schema, { direction: 'request', ref: intoRegistry, resolve: (ref) => lookup(document, ref) });
-  const required = fields.filter((field) => field.required).map((field) => field.name);
-  return { type: 'object', properties: Object.fromEntries(fields.map((field) => [field.name, convert(field.schema)])), ...(required.length > 0 ? { required } : {}) };
 }
 
 /**

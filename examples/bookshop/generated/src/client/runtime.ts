@@ -262,14 +262,17 @@ export class Transport {
     const url = this.urlOf(spec, params);
     const state: EventStreamState = { lastEventId: params.lastEventId ?? '' };
     const stopped = new AbortController();
+    // Only a GET is sent again by itself: another method may have done something each time.
+    const reconnect = params.reconnect ?? spec.method === 'GET';
     try {
       for (;;) {
         try {
-          yield* this.connection<Data>(spec, url, params, state, json, stopped.signal);
+          const over = yield* this.connection<Data>(spec, url, params, state, json, stopped.signal);
+          if (over) return;
         } catch (error) {
-          if (!(error instanceof NetworkError) || params.reconnect === false) throw error;
+          if (!(error instanceof NetworkError) || !reconnect) throw error;
         }
-        if (params.reconnect === false) return;
+        if (!reconnect) return;
         await sleep(state.retry ?? 3000, params.signal);
       }
     } finally {
@@ -277,7 +280,11 @@ export class Transport {
     }
   }
 
-  /** One connection's events; a connection that drops is a NetworkError. */
+  /**
+   * One connection's events; a connection that drops is a NetworkError. True
+   * when the server says the stream is over: a 204 (the HTML standard's way to
+   * stop a client reconnecting).
+   */
   private async *connection<Data>(
     spec: OperationSpec,
     url: string,
@@ -285,7 +292,7 @@ export class Transport {
     state: EventStreamState,
     json: boolean,
     signal: AbortSignal,
-  ): AsyncGenerator<ServerSentEvent<Data>, void, undefined> {
+  ): AsyncGenerator<ServerSentEvent<Data>, boolean, undefined> {
     const headers: Record<string, string> = { 'cache-control': 'no-cache' };
     if (state.lastEventId !== '') headers['last-event-id'] = state.lastEventId;
     const response = await this.attempts(spec, url, params, {
@@ -295,6 +302,7 @@ export class Transport {
       signal,
     });
     if (!response.ok) throw await apiErrorOf(response);
+    if (response.status === 204) return true;
     if (!/^text\/event-stream\s*(;|$)/i.test(response.headers.get('content-type') ?? '')) {
       await response.body?.cancel();
       throw invalid(response, 'The answer is not an event stream.');
@@ -305,7 +313,7 @@ export class Transport {
         const next = await events.next().catch((error: unknown) => {
           throw params.signal?.aborted ? params.signal.reason : new NetworkError(error);
         });
-        if (next.done) return;
+        if (next.done) return false;
         yield eventOf<Data>(next.value, json, response);
       }
     } finally {
@@ -422,6 +430,10 @@ export class Transport {
         ? undefined
         : encodeBody(params.body, spec.body?.encoding ?? 'json', spec.body?.mediaType);
     if (body?.contentType !== undefined) headers['content-type'] = body.contentType;
+    // A multipart form's type carries its boundary, which only fetch knows: no caller's type in its way.
+    else if (body)
+      for (const name of Object.keys(headers))
+        if (name.toLowerCase() === 'content-type') delete headers[name];
     const timeoutMs = params.timeoutMs ?? this.options.timeoutMs ?? 30_000;
     const timeout = deadline(timeoutMs, options.streamed === true);
     const signals = [params.signal, options.signal].filter((signal) => signal !== undefined);

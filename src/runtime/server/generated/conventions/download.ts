@@ -36,8 +36,14 @@ export interface FileRule {
 }
 
 export async function sendFile(ctx: Context, answer: FileAnswer, rule: FileRule): Promise<void> {
-  const mediaType = mediaTypeOf(answer, rule.mediaTypes);
   const body = bodyOf(answer.body);
+  let mediaType: string;
+  try {
+    mediaType = mediaTypeOf(answer, rule.mediaTypes);
+  } catch (error) {
+    if (!Buffer.isBuffer(body)) body.destroy(); // refused unread: its file descriptor is closed
+    throw error;
+  }
   const tag = Buffer.isBuffer(body) ? entityTag(body) : answer.etag;
   if ((ctx.method === 'GET' || ctx.method === 'HEAD') && conditional(ctx, answer, rule, tag)) {
     if (!Buffer.isBuffer(body)) body.destroy(); // never read: its file descriptor is closed

@@ -6,6 +6,7 @@
  * iterable is then closed (`return()`), so its `finally` blocks run.
  */
 import type { Context } from 'koa';
+import { errors } from './errors.js';
 import type { AnswerRule, StreamSettings } from './operation.js';
 
 export interface ServerSentEvent<Data = unknown> {
@@ -172,18 +173,42 @@ function drained(res: Context['res'], stop: AbortSignal): Promise<void> {
   });
 }
 
-/** A route's answer that is an event stream; its handler gets `lastEventId` and `signal`. */
+/**
+ * A route's answer that is an event stream; its handler gets `lastEventId`
+ * and `signal`. Checked before any header goes out: `undefined` is a 404, and
+ * anything but an async iterable is the handler's fault (500). A HEAD gets the
+ * headers alone, the iterable left unread.
+ */
 export function eventAnswer(rule: { text: boolean }): AnswerRule {
   return {
     extend: (ctx: Context, settings: StreamSettings) => ({
       lastEventId: ctx.get('Last-Event-ID') || undefined,
       signal: disconnectSignal(ctx, settings.stopping),
     }),
-    send: (ctx: Context, result: unknown, settings: StreamSettings) =>
-      sendEvents(ctx, result as AsyncIterable<ServerSentEvent, unknown, undefined>, {
+    send: async (ctx: Context, result: unknown, settings: StreamSettings) => {
+      if (result === undefined) throw errors.notFound();
+      if (!isAsyncIterable(result))
+        throw new TypeError('An event stream handler must return an async iterable of events.');
+      if (ctx.method === 'HEAD') {
+        ctx.status = 200;
+        ctx.type = 'text/event-stream';
+        ctx.body = null;
+        return;
+      }
+      await sendEvents(ctx, result, {
         text: rule.text,
         keepAliveMs: settings.keepAliveMs,
         stopping: settings.stopping,
-      }),
+      });
+    },
   };
+}
+
+function isAsyncIterable(
+  value: unknown,
+): value is AsyncIterable<ServerSentEvent, unknown, undefined> {
+  return (
+    typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] ===
+    'function'
+  );
 }

@@ -116,25 +116,16 @@ export interface OperationRoute<Handlers> {
 
 export interface UploadRule {
   required: boolean;
-  /** The body: `NO_BODY`, a form (its fields to validate, its files) or a file. */
-  read(
-    ctx: Context,
-    settings: StreamSettings,
-  ): Promise<FormDocument | UploadedBody | typeof NO_BODY>;
-  /** A form's fields, coerced like parameters, defaults filled in. */
+  /** The body: `NO_BODY`, or a form (its fields to validate, its files) or a file. */
+  read(ctx: Context, settings: StreamSettings): Promise<Upload | typeof NO_BODY>;
+  /** A form's fields, coerced like parameters, defaults filled in (its files stand as their names). */
   validate?: Validator;
 }
 
-/** A form as read: its fields (coerced and validated before the handler runs) and its files. */
-export interface FormDocument {
-  fields: Record<string, unknown>;
-  files: Record<string, unknown>;
-}
-
-/** A body that is a file itself. */
-export interface UploadedBody {
-  file: unknown;
-}
+/** A body as an upload reader gives it: tagged, so no JSON body is ever taken for one. */
+export type Upload =
+  | { kind: 'form'; fields: Record<string, unknown>; files: Record<string, unknown> }
+  | { kind: 'file'; file: unknown };
 
 export interface AnswerRule {
   /** What the handler gets besides the request (an event stream's `lastEventId` and `signal`: events.ts). */
@@ -229,17 +220,19 @@ function requestOf<Handlers>(
     ),
   ];
   const rule = route.body ?? route.upload;
-  if (body === NO_BODY && rule?.required)
-    details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
-  else if (route.body && body !== NO_BODY)
-    details.push(...problemsOf(route.body.validate, body, 'body'));
-  else if (route.upload?.validate && isForm(body))
-    details.push(...problemsOf(route.upload.validate, body.fields, 'body'));
+  if (body === NO_BODY) {
+    if (rule?.required) details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
+  } else if (route.body) details.push(...problemsOf(route.body.validate, body, 'body'));
+  else if (route.upload?.validate) {
+    const upload = body as Upload;
+    if (upload.kind === 'form')
+      details.push(...problemsOf(route.upload.validate, formDocument(upload), 'body'));
+  }
   if (details.length > 0) throw errors.validation(details, context.validationStatus);
   const request: AnyRequest = {
     path: parameters.path,
     query: parameters.query,
-    body: bodyValue(body),
+    body: body === NO_BODY ? undefined : route.upload ? uploadValue(body as Upload) : body,
     headers: ctx.headers,
     principal: ctx.state.principal,
     requestId: ctx.state.requestId,
@@ -254,17 +247,20 @@ function requestOf<Handlers>(
   return request;
 }
 
-function isForm(body: unknown): body is FormDocument {
-  return typeof body === 'object' && body !== null && 'fields' in body && 'files' in body;
+/** A form as validation reads it: its fields, and each file by its name (so `maxItems`, `required`… of file fields hold). */
+function formDocument(form: Upload & { kind: 'form' }): Record<string, unknown> {
+  const named = (file: unknown) => (file as { filename: string }).filename;
+  const files = Object.entries(form.files).map(([name, file]) => [
+    name,
+    Array.isArray(file) ? file.map(named) : named(file),
+  ]);
+  return Object.assign(form.fields, Object.fromEntries(files));
 }
 
 /** What the handler receives as `body`: a form's fields and files as one object, a file as itself. */
-function bodyValue(body: unknown): unknown {
-  if (body === NO_BODY) return undefined;
-  if (isForm(body)) return Object.assign(Object.create(null) as object, body.fields, body.files);
-  if (typeof body === 'object' && body !== null && 'file' in body)
-    return (body as UploadedBody).file;
-  return body;
+function uploadValue(upload: Upload): unknown {
+  if (upload.kind === 'file') return upload.file;
+  return Object.assign(Object.create(null) as object, upload.fields, upload.files);
 }
 
 /** Cursors are signed for one list: this operation under these path parameters. */

@@ -21,7 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Context } from 'koa';
 import { essence, mediaTypeMatches, NO_BODY } from './body.js';
 import { errors, type ErrorDetail } from './errors.js';
-import type { FormDocument, StreamSettings, UploadRule, UploadedBody } from './operation.js';
+import type { StreamSettings, Upload, UploadRule } from './operation.js';
 import type { Validator } from './validation.js';
 
 export interface UploadedFile {
@@ -386,17 +386,17 @@ export function fileUpload(rule: { contentTypes: string[]; required: boolean }):
     required: rule.required,
     read: async (ctx: Context, settings: StreamSettings) => {
       const file = await readBytes(ctx, rule, settings.uploads);
-      return file === NO_BODY ? NO_BODY : ({ file } satisfies UploadedBody);
+      return file === NO_BODY ? NO_BODY : { kind: 'file', file };
     },
   };
 }
 
 /** The fields as validation reads them: JSON text parsed where the field is an object (else left for the validator to refuse). */
-function formDocument(form: FormBody, jsonFields: string[]): FormDocument {
+function formDocument(form: FormBody, jsonFields: string[]): Upload {
   const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(form.fields))
     fields[name] = jsonFields.includes(name) ? parsedOrText(value) : value;
-  return { fields, files: form.files };
+  return { kind: 'form', fields, files: form.files };
 }
 
 function parsedOrText(value: string | string[]): unknown {

@@ -7,6 +7,7 @@
  * then authorizes, validates and answers (see conventions/operation.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import Koa from 'koa';
 import type { Authenticate } from './conventions/auth.js';
 import type { BodyBounds } from './conventions/body.js';
@@ -93,6 +94,7 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
   app.context.redaction = redaction;
   // serve() calls it when asked to stop: event streams end, so their connections can close.
   const stopping = new AbortController();
+  setMaxListeners(0, stopping.signal); // one listener per open event stream
   app.context.stop = () => stopping.abort();
   const context: OperationContext<Handlers> = {
     handlers: options.handlers ?? handlers,
