@@ -23,6 +23,7 @@ describe('config defaults (DESIGN.md)', () => {
       versioning: { mechanism: 'both', version: 1 },
       rateLimit: { limit: 100, windowSeconds: 60 },
       bodyLimit: 1048576,
+      uploadLimit: 10485760,
     });
   });
 
@@ -30,6 +31,7 @@ describe('config defaults (DESIGN.md)', () => {
     expect(DEFAULTS.paging).toEqual({ style: 'cursor', defaultLimit: 20, maxLimit: 100 });
     expect(DEFAULTS.rateLimit).toEqual({ limit: 100, windowSeconds: 60 });
     expect(DEFAULTS.bodyLimit).toBe(1024 * 1024);
+    expect(DEFAULTS.uploadLimit).toBe(10 * 1024 * 1024);
     expect(DEFAULTS.validation.status).toBe(422);
     expect(DEFAULTS.resourceShape).toBe('flat');
   });
@@ -63,6 +65,7 @@ describe('root overrides', () => {
         versioning: { mechanism: 'header' },
         rateLimit: { limit: 10 },
         bodyLimit: 2048,
+        uploadLimit: 4096,
       }),
     );
     expect(config).toEqual({
@@ -73,6 +76,7 @@ describe('root overrides', () => {
       versioning: { mechanism: 'header', version: 1 },
       rateLimit: { limit: 10, windowSeconds: 60 },
       bodyLimit: 2048,
+      uploadLimit: 4096,
     });
   });
 

@@ -1,10 +1,9 @@
 /** File answers through a real Koa server: headers, Content-Disposition, ETag and 304, streams closed when not sent, undeclared media types. */
 import Koa, { type Context } from 'koa';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { contentDisposition, sendFile } from '../../../src/runtime/server/generated/conventions/download.js';
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
+import { listen, type Listening } from '../../loopback.js';
 
 const RULE = { status: 200, mediaTypes: ['text/plain'], cacheControl: 'private, max-age=60' };
 
@@ -46,7 +45,7 @@ const ROUTES: Record<string, (ctx: Context) => Promise<void>> = {
   '/no-type': (ctx) => sendFile(ctx, { body: 'x' }, { ...RULE, mediaTypes: ['image/*'] }),
 };
 
-let server: Server;
+let listening: Listening;
 let base: string;
 
 beforeAll(async () => {
@@ -60,14 +59,12 @@ beforeAll(async () => {
     }
   });
   app.use((ctx) => ROUTES[ctx.path]!(ctx));
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listen(app);
+  ({ base } = listening);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await listening.close();
 });
 
 async function get(path: string, headers: Record<string, string> = {}, method = 'GET') {

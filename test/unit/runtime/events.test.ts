@@ -1,7 +1,6 @@
 /** Server-sent events through a real Koa server: framing, keep-alive comments, and stopping when the client leaves, the service stops or the iterable ends. */
 import Koa, { type Context } from 'koa';
-import { get as httpGet, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
 import {
   disconnectSignal,
@@ -9,6 +8,7 @@ import {
   serializeEvent,
   type ServerSentEvent,
 } from '../../../src/runtime/server/generated/conventions/events.js';
+import { listen, type Listening } from '../../loopback.js';
 
 /** What became of one stream. */
 interface Run {
@@ -121,7 +121,7 @@ const SOURCES: Record<string, { source: Source; text?: boolean; keepAliveMs?: nu
   },
 };
 
-let server: Server;
+let listening: Listening;
 let base: string;
 
 beforeAll(async () => {
@@ -141,9 +141,8 @@ beforeAll(async () => {
       run.outcome = { error };
     }
   });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listen(app);
+  ({ base } = listening);
 });
 
 beforeEach(() => {
@@ -151,8 +150,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await listening.close();
 });
 
 const lastRun = () => runs[runs.length - 1]!;

@@ -14,6 +14,7 @@ import {
   type FormRule,
   type UploadedFile,
 } from '../../../src/runtime/server/generated/conventions/upload.js';
+import { listen, type Listening } from '../../loopback.js';
 
 const FORM: FormRule = {
   contentTypes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
@@ -29,6 +30,7 @@ const TEXT: FormRule = { contentTypes: ['application/x-www-form-urlencoded'], fi
 /** This test's own folder for spooled files: jest gives tests a copy of process.env, which os.tmpdir() does not read. */
 let folder: string;
 const limits = () => ({ fileSize: 1024, parts: 8, directory: folder });
+let listening: Listening;
 let server: Server;
 let base: string;
 /** What each request's reading ended with, by its `x-test` header. */
@@ -77,14 +79,12 @@ beforeAll(async () => {
     );
     ctx.body = { fields: Object.entries(body.fields), files, prototypes: [Object.getPrototypeOf(body.fields), Object.getPrototypeOf(body.files)] };
   });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listen(app);
+  ({ server, base } = listening);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await listening.close();
   await rm(folder, { recursive: true, force: true });
 });
 
