@@ -52,7 +52,11 @@ const collection = shape(
   ['foreignKey'],
 );
 const singleton = shape({ name: string, resource: string });
-const table: Check = (value, at) => (isObject(value) && value.kind === 'collection' ? collection(value, at) : isObject(value) && value.kind === 'singleton' ? singleton(value, at) : `${at} is neither a collection nor a singleton`);
+const TABLE_KINDS: Record<string, Check> = { collection, singleton, files: singleton };
+const table: Check = (value, at) => {
+  const check = isObject(value) && typeof value.kind === 'string' ? TABLE_KINDS[value.kind] : undefined;
+  return check ? check(value, at) : `${at} is neither a collection, a singleton nor the files table`;
+};
 const migration: Check = (value, at) => (typeof value === 'string' && MIGRATION_NAME.test(value) ? undefined : `${at} is not a migration file name`);
 const model = shape(
   { version: (value, at) => (value === 1 ? undefined : `${at} is not 1`), migrations: listOf(migration), tables: listOf(table), base: shape({ tables: listOf(table) }) },

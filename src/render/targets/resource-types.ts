@@ -171,9 +171,28 @@ function itemAlias(resource: ResourceModel, operations: OperationModel[]): Alias
   return undefined;
 }
 
-/** What the default store does for an operation: its kind, where the store serves it (a list that answers no page is none). */
-export function storedKindOf(operation: OperationModel): OperationModel['kind'] {
+/**
+ * What the default store does for an operation: its kind, where the store
+ * serves it (a list that answers no page is none; a create from a form or a
+ * file is a create, see createsFromUpload).
+ */
+export function storedKindOf(operation: OperationModel, resource: ResourceModel | undefined): OperationModel['kind'] {
+  if (createsFromUpload(operation, resource)) return 'create';
   return operation.kind !== 'list' || answerOf(operation).isList ? operation.kind : 'other';
+}
+
+/** A POST of a form, or of a file, to a collection that answers the new item: the store keeps it, its files beside it. */
+export function createsFromUpload(operation: OperationModel, resource: ResourceModel | undefined): boolean {
+  const body = operation.requestBody;
+  return (
+    operation.method === 'post' &&
+    resource !== undefined &&
+    !resource.singleton &&
+    operation.path === resource.collectionPath &&
+    (body?.form !== undefined || body?.bytes !== undefined) &&
+    operation.success.contentType !== undefined &&
+    answerOf(operation).hasData
+  );
 }
 
 /** The default store's method for each kind of operation it serves: the one list of what it serves. */
@@ -188,8 +207,8 @@ export const STORE_METHODS: Partial<Record<OperationModel['kind'], string>> = {
 
 /** Keys of the resources the default store keeps (a collection or a singleton): those with an operation it serves. */
 export function storedResourceKeys(model: ApiModel): Set<string> {
-  const keys = new Set(model.resources.map((resource) => resource.key));
-  return new Set(model.operations.filter((operation) => keys.has(operation.resource) && STORE_METHODS[storedKindOf(operation)] !== undefined).map((operation) => operation.resource));
+  const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
+  return new Set(model.operations.filter((operation) => resources.has(operation.resource) && STORE_METHODS[storedKindOf(operation, resources.get(operation.resource))] !== undefined).map((operation) => operation.resource));
 }
 
 /**

@@ -127,7 +127,7 @@ export const serverTarget: Target = {
       ...(inputs.forms.length > 0 ? [validatorFile('forms')] : []),
       ...handlerScaffolds(view, scaffold),
       ...storeFiles(view, runtime),
-      generated('tables.ts', 'tables.ts.hbs', tablesView(storage, [...view.collections, ...view.singletons].map((table) => table.variable))),
+      generated('tables.ts', 'tables.ts.hbs', tablesView(storage, [...view.collections, ...view.singletons].map((table) => table.variable).concat(view.filesVariable))),
       ...(migration.file ? [{ ...migration.file, kind: 'scaffold' as const, format: 'as-is' as const }] : []),
       jsonFile('migrations/storage.json', storage, 'generated'),
       generated('store.ts', 'store.ts.hbs', view),
@@ -144,7 +144,11 @@ export const serverTarget: Target = {
 
 /** The store's modules: the SQL store and its database, and the in-memory one (STORE=memory) it shares body rules with. */
 function storeFiles(view: ServerView, runtime: RenderInput['runtime']): OutputFile[] {
-  const modules = ['collection', 'database', 'migrate', 'memory', 'statement', 'sql', ...(view.singletons.length > 0 ? ['singleton', 'sql-singleton'] : [])];
+  const modules = [
+    ...['collection', 'database', 'migrate', 'memory', 'statement', 'sql'],
+    ...(view.singletons.length > 0 ? ['singleton', 'sql-singleton'] : []),
+    ...(view.uploads.length > 0 ? ['files', 'uploads'] : []),
+  ];
   return modules.map((module) => runtimeFile(runtime, `server/store/${module}.ts`, 'scaffold'));
 }
 

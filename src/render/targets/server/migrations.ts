@@ -109,6 +109,7 @@ const sameIndex = (a: IndexModel, b: IndexModel) =>
   Boolean(a.unique) === Boolean(b.unique);
 
 function createTable(table: TableModel): string[] {
+  if (table.kind === 'files') return FILES_TABLE(table.name);
   if (table.kind === 'singleton')
     return [
       `-- ${table.resource}: one value per owner (null once deleted).`,
@@ -137,6 +138,23 @@ function createTable(table: TableModel): string[] {
     ...table.indexes.map((index) => createIndex(table.name, index)),
   ];
 }
+
+/** Each file by its item's collection and key, its field and its place among the field's files. */
+const FILES_TABLE = (name: string) => [
+  '-- uploaded files: the bytes of each item\'s files, by collection, item and field.',
+  `create table ${q(name)} (`,
+  '  "collection" text not null,',
+  '  "item" text not null,',
+  '  "field" text not null,',
+  '  "position" integer not null,',
+  '  "media_type" text not null,',
+  '  "filename" text not null,',
+  '  "size" bigint not null,',
+  '  "sha256" text not null,',
+  '  "bytes" bytea not null,',
+  '  primary key ("collection", "item", "field", "position")',
+  ');',
+];
 
 const sameForeignKey = (a: ForeignKeyModel | undefined, b: ForeignKeyModel | undefined) =>
   a === undefined || b === undefined

@@ -60,7 +60,14 @@ export interface SingletonTable {
   resource: string;
 }
 
-export type TableModel = CollectionTable | SingletonTable;
+/** The files of the items that have some (uploads): a row per file, its bytes beside what describes them. */
+export interface FilesTable {
+  kind: 'files';
+  name: string;
+  resource: string;
+}
+
+export type TableModel = CollectionTable | SingletonTable | FilesTable;
 
 export interface StorageModel {
   version: 1;
@@ -89,7 +96,8 @@ export function storageModelOf(model: ApiModel, view: ServerView): StorageModel 
     const resource = resources.get(singleton.variable)!;
     return { kind: 'singleton', name: tableNames.claim(sqlName(resource.key, 'settings')), resource: resource.key };
   });
-  return { version: 1, migrations: [], tables: [...tables.values(), ...singletons] };
+  const files: FilesTable[] = view.uploads.length > 0 ? [{ kind: 'files', name: tableNames.claim('files'), resource: 'uploaded files' }] : [];
+  return { version: 1, migrations: [], tables: [...tables.values(), ...singletons, ...files] };
 }
 
 function collectionTable(resource: ResourceModel, collection: CollectionView, parent: CollectionTable | undefined, name: string, relationNames: NameRegistry): CollectionTable {

@@ -24,6 +24,8 @@ export function tablesView(storage: StorageModel, variables: string[]): TablesVi
   return {
     tables: storage.tables.map((table, index) => {
       const variable = variables[index]!;
+      if (table.kind === 'files')
+        return { variable, descriptor: JSON.stringify({ name: table.name }), key: stringLiteral(table.name), columns: FILE_COLUMNS };
       if (table.kind === 'singleton')
         return {
           variable,
@@ -60,6 +62,17 @@ export function tablesView(storage: StorageModel, variables: string[]): TablesVi
     }),
   };
 }
+
+/** The files table's rows (../store/files.ts). */
+const FILE_COLUMNS = [
+  ...['collection', 'item', 'field'].map((key) => ({ key, type: 'string' })),
+  { key: 'position', type: 'number' },
+  { key: 'media_type', type: 'string' },
+  { key: 'filename', type: 'string' },
+  { key: 'size', type: 'ColumnType<string, number, number>' },
+  { key: 'sha256', type: 'string' },
+  { key: 'bytes', type: 'Uint8Array' },
+];
 
 const descriptorOf = ({ field, column, type }: ColumnModel) => ({ field, column, type });
 

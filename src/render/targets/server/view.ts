@@ -10,6 +10,8 @@ import { singular } from '../../../openapi/names.js';
 import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
+import type { FilePlan } from '../../../runtime/server/store/uploads.js';
+import { collectionUploadsOf, type FileRole } from './uploads.js';
 import { fillsDefaults } from './validators.js';
 import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
@@ -57,6 +59,8 @@ export interface RouteView {
   returnType: string;
   /** The store method the default handler calls; absent where the operation is not plain CRUD. */
   storeMethod?: string;
+  /** What its default handler does with the item's files (`store/uploads.ts`), where it keeps them. */
+  fileRole?: FileRole;
   /** The default handler's answer: the store call, shaped as the operation answers (see storeCallOf). */
   storeCall?: string;
   /** A create that answers only the new item's id: the id's TypeScript type. */
@@ -81,6 +85,8 @@ export interface GroupView {
   operations: RouteView[];
   /** Its part of the default store, when its default handlers use one. */
   store?: CollectionView | SingletonView;
+  /** The functions of `store/uploads.ts` its default handlers call, comma-separated; absent where none. */
+  fileFunctions?: string;
 }
 
 /** A collection of the default in-memory store. */
@@ -139,6 +145,10 @@ export interface ServerView {
   collections: Typed<CollectionView>[];
   /** After the collections their owners are in. */
   singletons: Typed<SingletonView>[];
+  /** The collections whose files the store keeps, and how (`UPLOADS` of the store). */
+  uploads: { variable: string; plan: FilePlan }[];
+  /** The store's member that keeps the files: `files`, unless a resource takes that name. */
+  filesVariable: string;
 }
 
 /** Where each operation is implemented: `src/handlers/<resource>.ts`. */
@@ -163,28 +173,50 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
   const stored = storedResourceKeys(model);
   const collections: Typed<CollectionView>[] = [];
   const singletons: Typed<SingletonView>[] = [];
+  const uploads: ServerView['uploads'] = [];
+  const filesVariable = freeName('files', new Set([...groups.values()].map((group) => group.identifier)));
   for (const key of stored) {
     const group = groups.get(key)!;
     const input = { resource: resources.get(key)!, resources, stored, document, model };
     const typed = { typesModule: group.typesModule, namespace: group.namespace };
     if (input.resource.singleton) singletons.push({ ...(group.store = singletonView(input)), ...typed });
-    else collections.push({ ...(group.store = collectionView(input)), ...typed });
-    for (const route of group.operations) if (route.storeMethod) route.storeCall = storeCallOf(route, group.store.variable);
+    else {
+      const collection = (group.store = collectionView(input));
+      collections.push({ ...collection, ...typed });
+      const kept = collectionUploadsOf(input.resource, collection, group.operations);
+      if (kept) {
+        uploads.push({ variable: collection.variable, plan: kept.plan });
+        for (const [route, role] of kept.roles) route.fileRole = role;
+        group.fileFunctions = [...new Set(kept.roles.values())].sort().join(', ');
+      }
+    }
+    for (const route of group.operations) if (route.storeMethod || route.fileRole) route.storeCall = storeCallOf(route, group.store.variable, filesVariable);
   }
   collections.sort((a, b) => depth(a, collections) - depth(b, collections));
-  return { groups: [...groups.values()], routes, collections, singletons };
+  return { groups: [...groups.values()], routes, collections, singletons, uploads, filesVariable };
+}
+
+/** The name, or the name with the first number that makes it one none of `taken`. */
+function freeName(name: string, taken: ReadonlySet<string>): string {
+  let free = name;
+  for (let number = 2; taken.has(free); number++) free = `${name}${number}`;
+  return free;
 }
 
 /**
  * What the default handler returns: the store's answer as the operation
  * answers. A write with no body says only whether the item was there (false:
- * 404); a create that answers an id answers the new item's.
+ * 404); a create that answers an id answers the new item's. Where the item
+ * has files, `store/uploads.ts` keeps them beside it.
  */
-function storeCallOf(route: RouteView, variable: string): string {
-  const call = `store.${variable}.${route.storeMethod}`;
-  if (route.answersId !== undefined) return `(await ${call}<{ id: ${route.answersId} }>(request))?.id`;
-  if (!route.hasData && route.kind !== 'delete') return `(await ${call}(request)) !== undefined`;
-  return `${call}(request)`;
+function storeCallOf(route: RouteView, variable: string, filesVariable: string): string {
+  const call = route.fileRole ?? `store.${variable}.${route.storeMethod}`;
+  const args = route.fileRole ? `store.${variable}, store.${filesVariable}, UPLOADS.${variable}, request` : 'request';
+  if (route.answersId !== undefined) return `(await ${call}<{ id: ${route.answersId} }>(${args}))?.id`;
+  // `remove` says whether the item was there; `takeWithFiles` answers it, as `take` does.
+  const answersItem = route.kind !== 'delete' || route.fileRole === 'takeWithFiles';
+  if (!route.hasData && answersItem && route.fileRole !== 'fileOf') return `(await ${call}(${args})) !== undefined`;
+  return `${call}(${args})`;
 }
 
 function depth(collection: CollectionView, collections: CollectionView[]): number {
@@ -223,7 +255,7 @@ interface RouteInput {
 function routeView({ model, document, operation, resource, group, resources, validator }: RouteInput): RouteView {
   const types = operationTypeNames(operation);
   const { hasData, isList } = answerOf(operation);
-  const kind = storedKindOf(operation);
+  const kind = storedKindOf(operation, resource);
   const query = new Set(operation.parameters.query.map((parameter) => parameter.name));
   const required = sparseFieldsetOf(document, operation)?.required ?? [];
   return {

@@ -1,0 +1,161 @@
+/**
+ * What the default handlers do with uploads, so upload → list → download
+ * works before anyone writes a handler: a create from a form (or from a body
+ * that is a file) keeps the item's fields in its collection and its files in
+ * the store's files, the item's fields that describe its file (size, media
+ * type, filename, SHA-256) filled from it; a download answers the item's main
+ * file; a PUT of bytes replaces it; a delete forgets the item's files.
+ * specforge created this file once; it is yours.
+ */
+import type { FileAnswer } from '../generated/conventions/download.js';
+import type { UploadedFile } from '../generated/conventions/upload.js';
+import type { Collection } from './collection.js';
+import { keptFile, type Files, type KeptFile, type NewFile } from './files.js';
+
+/** How a collection keeps its items' files (../generated/store.ts, `UPLOADS`). */
+export interface FilePlan {
+  /** The files' collection name: the store's name of the items. */
+  collection: string;
+  /** The path parameter that names an item. */
+  idParam: string;
+  /** The field that holds an item's key in its answers (`id`, or the key field). */
+  key: string;
+  /** The form's fields that take files; none where the body is the file itself. */
+  fileFields: string[];
+  /** The file a download answers and a PUT of bytes replaces. */
+  main: string;
+  /** The item's fields that the main file fills, by what of the file each holds. */
+  describedBy: Partial<Record<'size' | 'mediaType' | 'filename' | 'sha256', string>>;
+}
+
+interface Request {
+  path: object;
+  body?: unknown;
+}
+
+type Item = Record<string, unknown>;
+
+const UNTYPED = 'application/octet-stream';
+
+/** Creates the item from the form's fields, then keeps its files; undefined where its parent is missing. */
+export async function createWithFiles<Out>(
+  items: Collection<unknown>,
+  files: Files,
+  plan: FilePlan,
+  request: Request,
+): Promise<Out | undefined> {
+  const { fields, uploads } = partsOf(request.body, plan);
+  const read = new Map<string, NewFile[]>();
+  for (const [field, uploaded] of uploads)
+    read.set(field, await Promise.all(uploaded.map(newFile)));
+  const main = read.get(plan.main)?.[0];
+  const body = { ...fields, ...(main ? describedBy(keptFile(main), plan) : {}) };
+  const created = await items.create<Item>({ path: request.path, body });
+  if (created === undefined) return undefined;
+  const item = { collection: plan.collection, item: String(created[plan.key]) };
+  try {
+    for (const [field, kept] of read) await files.keep({ ...item, field }, kept);
+  } catch (error) {
+    // No item without the files it was created with.
+    await items.remove({ path: { ...request.path, [plan.idParam]: created[plan.key] } });
+    await files.forget(item);
+    throw error;
+  }
+  return created as Out;
+}
+
+/** The item's main file; undefined where the item, or its file, is missing (404). */
+export async function fileOf(
+  items: Collection<unknown>,
+  files: Files,
+  plan: FilePlan,
+  request: Request,
+): Promise<FileAnswer | undefined> {
+  const item = await items.get<Item>({ path: request.path });
+  if (item === undefined) return undefined;
+  const kept = await files.find({
+    collection: plan.collection,
+    item: String(item[plan.key]),
+    field: plan.main,
+  });
+  if (kept === undefined) return undefined;
+  return {
+    body: kept.bytes,
+    mediaType: kept.mediaType,
+    size: kept.size,
+    ...(kept.filename === '' ? {} : { filename: kept.filename }),
+  };
+}
+
+/**
+ * Replaces the item's main file with the body, and the fields that describe
+ * it; undefined where the item is missing. Bytes sent as
+ * `application/octet-stream` (of no type in particular) keep the type of the
+ * file they replace: a download answers one of the types it declares.
+ */
+export async function replaceFile<Out>(
+  items: Collection<unknown>,
+  files: Files,
+  plan: FilePlan,
+  request: Request,
+): Promise<Out | undefined> {
+  const item = await items.get<Item>({ path: request.path });
+  if (item === undefined) return undefined;
+  const slot = { collection: plan.collection, item: String(item[plan.key]), field: plan.main };
+  const file = await newFile(request.body as UploadedFile);
+  if (file.mediaType === UNTYPED) file.mediaType = (await files.find(slot))?.mediaType ?? UNTYPED;
+  const [kept] = await files.keep(slot, [file]);
+  const description = describedBy(kept!, plan);
+  if (Object.keys(description).length === 0) return item as Out;
+  return items.update<Out>({ path: request.path, body: description });
+}
+
+/** Deletes the item and forgets its files; answers the item (undefined where it is missing). */
+export async function takeWithFiles<Out>(
+  items: Collection<unknown>,
+  files: Files,
+  plan: FilePlan,
+  request: Request,
+): Promise<Out | undefined> {
+  const taken = await items.take<Item>({ path: request.path });
+  if (taken !== undefined)
+    await files.forget({ collection: plan.collection, item: String(taken[plan.key]) });
+  return taken as Out | undefined;
+}
+
+/** The form's fields and its files by field; a body that is a file is the main file. */
+function partsOf(
+  body: unknown,
+  plan: FilePlan,
+): { fields: Item; uploads: Map<string, UploadedFile[]> } {
+  if (plan.fileFields.length === 0)
+    return {
+      fields: {},
+      uploads: new Map(body === undefined ? [] : [[plan.main, [body as UploadedFile]]]),
+    };
+  const fields = Object.create(null) as Item;
+  const uploads = new Map<string, UploadedFile[]>();
+  for (const [name, value] of Object.entries((body ?? {}) as Item)) {
+    if (!plan.fileFields.includes(name)) fields[name] = value;
+    else uploads.set(name, (Array.isArray(value) ? value : [value]) as UploadedFile[]);
+  }
+  return { fields, uploads };
+}
+
+async function newFile(uploaded: UploadedFile): Promise<NewFile> {
+  return {
+    mediaType: uploaded.mediaType,
+    filename: uploaded.filename,
+    bytes: await uploaded.bytes(),
+  };
+}
+
+/** The item's fields that describe the file; a file the client gave no name leaves its filename field alone. */
+function describedBy(file: KeptFile, plan: FilePlan): Item {
+  const entries = Object.entries(plan.describedBy).filter(
+    ([property]) => property !== 'filename' || file.filename !== '',
+  );
+  return Object.fromEntries(
+    entries.map(([property, field]) => [field, file[property as keyof KeptFile]]),
+  );
+}
