@@ -33,7 +33,7 @@ afterAll(async () => {
 /** Every byte value, after PDF's signature: a download must give them back exactly. */
 const BYTES = Uint8Array.from([...Buffer.from('%PDF-1.7\n'), ...Array.from({ length: 256 }, (_, index) => 255 - index)]);
 
-function storeTests(name: string, env: () => Promise<Record<string, string>>, run = describe) {
+function storeTests(name: string, env: () => Promise<Record<string, string>>, run: (title: string, body: () => void) => void = describe) {
   run(`the default store keeps uploads: ${name}`, () => {
     let service: RunningService;
     const call = async (method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}) => {
