@@ -65,7 +65,7 @@ export const DIAGNOSTIC_CATALOG = {
   LINT_OPERATION_ID_DUPLICATE: 'Rename one of the two: operationIds name client methods and handlers, and must be unique.',
   LINT_PATH_PARAMETER: 'Declare each `{param}` of the path as an `in: path` parameter, and no other.',
   LINT_LIST_NOT_ARRAY: 'Return an array of items from the collection (single items live at `<collection>/{id}`).',
-  LINT_MEDIA_NOT_SERVED: 'Write its handler in src/handlers/ (it receives the uploaded files, returns a FileAnswer or an async iterable of events; the default store keeps none of them yet), or set the rule to off in x-specforge.lint.rules.',
+  LINT_MEDIA_NOT_SERVED: 'Write its handler in src/handlers/ (it receives the uploaded files, returns a FileAnswer or an async iterable of events), or set the rule to off in x-specforge.lint.rules. The default store keeps files only where a form or a file is POSTed to a collection (or PUT below its item) and downloaded below the item.',
   LINT_MEDIA_UNSUPPORTED: 'Offer JSON or a form (multipart/form-data, application/x-www-form-urlencoded) as well, or parse the bytes in its handler and set the rule to off in x-specforge.lint.rules.',
   LINT_FIELD_CASING: 'Rename to snake_case (`created_after`, `has_more`), as the conventions name their own fields.',
   LINT_CLOSED_ALLOF:

@@ -4,7 +4,8 @@
  * template, and lists (GET on a collection) that return arrays.
  */
 import { dataSchemaOf, isArraySchema, jsonSchemaOf, mediaOf, pathParams, pathShape, successResponse } from '../../openapi/classify.js';
-import { deref, type ParameterObject, type RequestBodyObject } from '../../openapi/document.js';
+import { deref, type OpenApiDocument, type OperationObject, type ParameterObject, type RequestBodyObject } from '../../openapi/document.js';
+import { pathRoleOf } from '../../openapi/path-roles.js';
 import { bodyMediaOf } from '../../openapi/media.js';
 import type { Finding, LintOperation, LintRule } from '../rule.js';
 import { headNoun, isPlural } from '../words.js';
@@ -78,16 +79,55 @@ export const listReturnsArray: LintRule = {
   },
 };
 
+function keepsFiles(document: OpenApiDocument, { path, method, operation }: LintOperation): boolean {
+  const media = mediaOf(document, operation);
+  if (media === 'upload' && method === 'post') return createsFromUpload(document, path, operation);
+  const item = itemPathAbove(document, path);
+  if (item === undefined) return false;
+  const collection = item.slice(0, item.lastIndexOf('/'));
+  const create = document.paths?.[collection]?.post as OperationObject | undefined;
+  if (media === 'upload') return method === 'put' && isBytesBody(document, operation);
+  const replace = document.paths?.[path]?.put as OperationObject | undefined;
+  return media === 'download' && method === 'get' && ((create !== undefined && createsFromUpload(document, collection, create)) || (replace !== undefined && isBytesBody(document, replace)));
+}
+
+/** A form or a file POSTed to a collection, answering the new item as JSON. */
+function createsFromUpload(document: OpenApiDocument, path: string, operation: OperationObject): boolean {
+  const body = operation.requestBody && deref<RequestBodyObject>(document, operation.requestBody);
+  const media = body && bodyMediaOf(document, body.content ?? {});
+  const success = successResponse(document, operation);
+  return (media?.kind === 'form' || media?.kind === 'bytes' || media?.kind === 'unsupported') && success !== undefined && jsonSchemaOf(success.response) !== undefined && pathRoleOf(document, path) === 'collection';
+}
+
+function isBytesBody(document: OpenApiDocument, operation: OperationObject): boolean {
+  const body = operation.requestBody && deref<RequestBodyObject>(document, operation.requestBody);
+  const kind = body && bodyMediaOf(document, body.content ?? {}).kind;
+  return kind === 'bytes' || kind === 'unsupported';
+}
+
+/** The item path a path is, or stands below by fixed segments (`/documents/{id}` of `/documents/{id}/content`). */
+function itemPathAbove(document: OpenApiDocument, path: string): string | undefined {
+  const segments = path.split('/');
+  while (segments.length > 1 && !/^\{[^}]+\}$/.test(segments.at(-1)!)) segments.pop();
+  const item = segments.join('/');
+  return segments.length > 1 && pathRoleOf(document, item) === 'item' ? item : undefined;
+}
+
 const MEDIA_WORDS = { upload: 'takes a form or a file (its request body is not JSON)', download: 'answers a file (its success is not JSON)', stream: 'answers an event stream' } as const;
 
-/** Files and streams: the generated service recognises them and answers 501 until their handler is written; never a silent drop. */
+/**
+ * Files and streams the default store does not serve: their default handler
+ * answers 501 until written; never a silent drop. The store keeps a
+ * collection's files (render/targets/uploads.ts): a form or a file POSTed to
+ * the collection, a PUT of bytes and a file GET at or below its item.
+ */
 export const mediaNotServed: LintRule = {
   code: 'LINT_MEDIA_NOT_SERVED',
   severity: 'warning',
   check: (context) =>
     context.operations.flatMap((operation): Finding[] => {
       const media = mediaOf(context.document, operation.operation);
-      if (media === 'json') return [];
+      if (media === 'json' || keepsFiles(context.document, operation)) return [];
       return [{ at: at(operation), message: `${operation.method.toUpperCase()} ${operation.path} ${MEDIA_WORDS[media]}: its default handler answers 501 NOT_IMPLEMENTED`, operation }];
     }),
 };

@@ -11,7 +11,7 @@ import { commentText, identifierName, identifierRegistry, stringLiteral } from '
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import type { FilePlan } from '../../../runtime/server/store/uploads.js';
-import { collectionUploadsOf, type FileRole } from './uploads.js';
+import { resourceUploadsOf, type FileRole } from '../uploads.js';
 import { fillsDefaults } from './validators.js';
 import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
 
@@ -183,11 +183,13 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
     else {
       const collection = (group.store = collectionView(input));
       collections.push({ ...collection, ...typed });
-      const kept = collectionUploadsOf(input.resource, collection, group.operations);
+      const kept = resourceUploadsOf(input.resource, model.operations);
       if (kept) {
-        uploads.push({ variable: collection.variable, plan: kept.plan });
-        for (const [route, role] of kept.roles) route.fileRole = role;
-        group.fileFunctions = [...new Set(kept.roles.values())].sort().join(', ');
+        const { roles, files, main, describedBy } = kept;
+        const key = collection.keyField ?? 'id';
+        uploads.push({ variable: collection.variable, plan: { collection: collection.variable, idParam: collection.idParam, key, fileFields: files.map((file) => file.name), main, describedBy } });
+        for (const route of group.operations) route.fileRole = roles.get(route.operationId);
+        group.fileFunctions = [...new Set(roles.values())].sort().join(', ');
       }
     }
     for (const route of group.operations) if (route.storeMethod || route.fileRole) route.storeCall = storeCallOf(route, group.store.variable, filesVariable);
