@@ -3,14 +3,18 @@
  * generated handlers untouched): upload → list → download, a PUT of bytes
  * replacing the file, the item's fields that describe its file, with each of
  * the stores: memory (STORE=memory), PGlite (`memory:`), and a real
- * PostgreSQL whose migrations create the files table.
+ * PostgreSQL whose migrations create the files table. Then the generated
+ * suite's round trip (upload, download, same bytes and type), shown to fail
+ * against stores that break it.
  */
 import { execFile } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FIXTURES, scratchDir } from '../helpers.js';
 import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
 import { acceptsConnections, databaseUrl, requireService, testDatabases } from '../services.js';
+import { runSuite } from '../suite-run.js';
 
 const postgres = await requireService('PostgreSQL', acceptsConnections(databaseUrl(), 5432));
 const databases = testDatabases();
@@ -133,3 +137,31 @@ storeTests(
   },
   postgres.describe,
 );
+
+/** Stores that break the round trip, each in one way: the generated suite's check must fail on each. */
+const BROKEN_STORES = [
+  { name: 'a byte of the download flipped', find: '    body: kept.bytes,', replace: '    body: Buffer.from(kept.bytes.map((byte, index) => (index === 7 ? byte ^ 1 : byte))),' },
+  { name: 'the download answered as another declared type', find: '    mediaType: answerable(kept.mediaType, plan.answers),', replace: "    mediaType: plan.answers.find((type) => !type.includes('*') && type !== kept.mediaType) ?? 'text/plain'," },
+  { name: 'the files not kept', find: '    for (const [field, kept] of read) await files.keep({ ...item, field }, kept);', replace: '    void read;' },
+];
+const ROUND_TRIP = /POST \/documents → 201, then GET \/documents\/\{document_id\}\/content gives back the same bytes/;
+
+describe("the suite's upload round trip", () => {
+  test('passes against the generated service', async () => {
+    const report = await runSuite(project, {}, ['resources/documents']);
+    expect(report.failed).toBe(0);
+    expect(report.tests.filter((outcome) => ROUND_TRIP.test(outcome.name)).map((outcome) => outcome.status)).toEqual(['passed']);
+  }, 120_000);
+
+  test.each(BROKEN_STORES)('fails against a store with $name', async ({ find, replace }) => {
+    const copy = join(scratch.dir, `broken-${BROKEN_STORES.findIndex((broken) => broken.find === find)}`);
+    cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
+    const file = join(copy, 'src/store/uploads.ts');
+    const source = readFileSync(file, 'utf8');
+    expect(source.split(find)).toHaveLength(2);
+    writeFileSync(file, source.replace(find, replace));
+    const report = await runSuite(copy, {}, ['resources/documents']);
+    const roundTrip = report.tests.filter((outcome) => ROUND_TRIP.test(outcome.name));
+    expect(roundTrip.map((outcome) => outcome.status)).toEqual(['failed']);
+  }, 120_000);
+});

@@ -21,6 +21,8 @@ export interface ResourceUploads {
   main: string;
   /** The item's fields the main file fills. */
   describedBy: FilePlan['describedBy'];
+  /** The media types its download declares (none where there is no download). */
+  answers: string[];
 }
 
 /** Where the body is the file itself, the field it is kept as. */
@@ -42,7 +44,8 @@ export function resourceUploadsOf(resource: ResourceModel, operations: Operation
     else if (operation.success.file && operation.method === 'get' && below(operation)) roles.set(operation.operationId, 'fileOf');
     else if (storedKindOf(operation, resource) === 'delete') roles.set(operation.operationId, 'takeWithFiles');
   }
-  return { roles, files, main: main?.name ?? BODY_FIELD, describedBy: describingFields(resource.fields) };
+  const download = own.find((operation) => roles.get(operation.operationId) === 'fileOf');
+  return { roles, files, main: main?.name ?? BODY_FIELD, describedBy: describingFields(resource.fields), answers: download?.success.file?.mediaTypes ?? [] };
 }
 
 /** The item's path, or a path of fixed segments below it (`/documents/{id}/content`). */

@@ -84,6 +84,8 @@ export interface Credentials {
 export interface Answer {
   status: number;
   headers: Headers;
+  /** The body as sent: a file's bytes are compared as they are. */
+  bytes: Uint8Array;
   text: string;
   /** The parsed JSON body; undefined when empty or not JSON. */
   body: any;
@@ -96,8 +98,8 @@ export interface RequestOptions {
   /** `name=value` pairs already written as their parameters' styles say (`filter[status]=open`), sent as they are. */
   encodedQuery?: string[];
   body?: unknown;
-  /** Sent as is, instead of `body` as JSON. */
-  rawBody?: string;
+  /** Sent as is, instead of `body` as JSON; a form with its own boundary in its Content-Type. */
+  rawBody?: string | Uint8Array | FormData;
   contentType?: string;
   headers?: Record<string, string>;
   auth?: Auth;
@@ -342,16 +344,18 @@ class HttpSuite implements Suite {
       ...this.authHeaders(options.auth ?? 'none'),
       ...options.headers,
     };
-    let body: string | undefined = options.rawBody;
+    let body: string | Uint8Array | FormData | undefined = options.rawBody;
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    if (body !== undefined && !(body instanceof FormData))
+      headers['content-type'] = options.contentType ?? 'application/json';
     for (;;) {
       const response = await fetch(url, {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
       });
-      const text = await response.text();
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const text = new TextDecoder().decode(bytes);
       const wait = Number(response.headers.get('retry-after'));
       // A real service's limit would otherwise fail whichever check comes after the window is spent.
       if (
@@ -363,7 +367,13 @@ class HttpSuite implements Suite {
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
         continue;
       }
-      return { status: response.status, headers: response.headers, text, body: parseJson(text) };
+      return {
+        status: response.status,
+        headers: response.headers,
+        bytes,
+        text,
+        body: parseJson(text),
+      };
     }
   }
 

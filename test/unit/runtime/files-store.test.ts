@@ -80,6 +80,7 @@ const PLAN: FilePlan = {
   fileFields: ['file', 'attachments'],
   main: 'file',
   describedBy: { size: 'size', mediaType: 'media_type', filename: 'filename', sha256: 'sha256' },
+  answers: ['application/pdf', 'image/*', 'text/plain'],
 };
 
 const documents = () => new MemoryCollection<Record<string, unknown>>({ type: 'documents', shape: 'flat', idParam: 'document_id', ids: 'uuid' });
@@ -124,6 +125,15 @@ describe('the default handlers with uploads', () => {
     await replaceFile(items, files, PLAN, { path, body: uploaded('png', 'image/png', 'p.png') });
     expect((await fileOf(items, files, PLAN, { path }))!.mediaType).toBe('image/png');
     expect(await replaceFile(items, files, PLAN, { path: { document_id: 'f7e0b8c2-0000-4000-8000-000000000000' }, body: uploaded('x', 'text/plain', '') })).toBeUndefined();
+  });
+
+  test('a file kept under a type the download does not declare is answered as bytes of any kind, or as the one type declared', async () => {
+    const [items, files] = [documents(), new MemoryFiles()];
+    const created = await createWithFiles<Record<string, unknown>>(items, files, PLAN, { path: {}, body: { file: uploaded('x', 'application/zip', 'x.zip') } });
+    const path = { document_id: created!.id };
+    expect((await fileOf(items, files, { ...PLAN, answers: ['application/octet-stream', 'image/png'] }, { path }))!.mediaType).toBe('application/octet-stream');
+    expect((await fileOf(items, files, { ...PLAN, answers: ['application/pdf'] }, { path }))!.mediaType).toBe('application/pdf');
+    expect((await fileOf(items, files, { ...PLAN, answers: ['application/*'] }, { path }))!.mediaType).toBe('application/zip');
   });
 
   test("deleting the item forgets its files", async () => {

@@ -20,7 +20,8 @@ function answer(remaining: number, reset: number, limited = false): Answer {
     ...(limited ? { 'retry-after': '5' } : {}),
   });
   const body = limited ? { error: { code: 'RATE_LIMITED', message: 'Slow down.', request_id: 'req-1' } } : { data: [] };
-  return { status: limited ? 429 : 200, headers, text: JSON.stringify(body), body };
+  const text = JSON.stringify(body);
+  return { status: limited ? 429 : 200, headers, bytes: new TextEncoder().encode(text), text, body };
 }
 
 /** The check, against a service that gives these answers in turn. */

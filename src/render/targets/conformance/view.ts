@@ -13,6 +13,7 @@ import { matchesPattern, patternSample } from './pattern.js';
 import { itemSchemaOf, propertiesOf } from '../../../openapi/classify.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
+import { fileRoundTripOf } from './file-tests.js';
 import { propertyTests } from './property-tests.js';
 import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys, parentParamsNamed } from '../resource-types.js';
 
@@ -288,7 +289,7 @@ function testsOf(input: TestInput): TestView[] {
   const { operation } = input;
   // Without a resource to place it, only what needs no path can be tried.
   const addressable = operation.parameters.path.length === 0 || (input.plan !== undefined && operation.kind !== 'other');
-  return [...successTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input), ...propertyTests(input.document, operation, input.resource, input.plan)];
+  return [...successTests(input), ...fileTests(input), ...(addressable ? authTests(input) : []), ...notFoundTests(input), ...bodyTests(input), ...listTests(input), ...cachingTests(input), ...propertyTests(input.document, operation, input.resource, input.plan)];
 }
 
 function successTests({ operation, plan, resource }: TestInput): TestView[] {
@@ -310,6 +311,14 @@ function successTests({ operation, plan, resource }: TestInput): TestView[] {
     default:
       return [];
   }
+}
+
+/** An upload the default store keeps comes back as it went. */
+function fileTests({ model, document, operation, resource, plan }: TestInput): TestView[] {
+  const trip = plan && fileRoundTripOf(model, document, operation, resource);
+  if (!trip) return [];
+  const download = model.operations.find((candidate) => candidate.operationId === trip.download)!;
+  return [test(operation, `→ ${operation.success.status}, then ${download.httpMethod} ${download.path} gives back the same bytes, as ${trip.files[0]!.mediaType}`, 'keepsUploadedFile', trip)];
 }
 
 /** A singleton is read and deleted where it is; its writes are checked with the body tests. */

@@ -185,9 +185,9 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
       collections.push({ ...collection, ...typed });
       const kept = resourceUploadsOf(input.resource, model.operations);
       if (kept) {
-        const { roles, files, main, describedBy } = kept;
+        const { roles, files, main, describedBy, answers } = kept;
         const key = collection.keyField ?? 'id';
-        uploads.push({ variable: collection.variable, plan: { collection: collection.variable, idParam: collection.idParam, key, fileFields: files.map((file) => file.name), main, describedBy } });
+        uploads.push({ variable: collection.variable, plan: { collection: collection.variable, idParam: collection.idParam, key, fileFields: files.map((file) => file.name), main, describedBy, answers } });
         for (const route of group.operations) route.fileRole = roles.get(route.operationId);
         group.fileFunctions = [...new Set(roles.values())].sort().join(', ');
       }

@@ -7,6 +7,7 @@
  * file; a PUT of bytes replaces it; a delete forgets the item's files.
  * specforge created this file once; it is yours.
  */
+import { essence, mediaTypeMatches } from '../generated/conventions/body.js';
 import type { FileAnswer } from '../generated/conventions/download.js';
 import type { UploadedFile } from '../generated/conventions/upload.js';
 import type { Collection } from './collection.js';
@@ -26,6 +27,8 @@ export interface FilePlan {
   main: string;
   /** The item's fields that the main file fills, by what of the file each holds. */
   describedBy: Partial<Record<'size' | 'mediaType' | 'filename' | 'sha256', string>>;
+  /** The media types its download declares. */
+  answers: string[];
 }
 
 interface Request {
@@ -81,7 +84,7 @@ export async function fileOf(
   if (kept === undefined) return undefined;
   return {
     body: kept.bytes,
-    mediaType: kept.mediaType,
+    mediaType: answerable(kept.mediaType, plan.answers),
     size: kept.size,
     ...(kept.filename === '' ? {} : { filename: kept.filename }),
   };
@@ -140,6 +143,20 @@ function partsOf(
     else uploads.set(name, (Array.isArray(value) ? value : [value]) as UploadedFile[]);
   }
   return { fields, uploads };
+}
+
+/**
+ * The file's own media type where the download declares it; else the one it
+ * declares (`application/octet-stream` first, bytes of any kind), so a file
+ * kept under another type is still answered.
+ */
+function answerable(mediaType: string, declared: string[]): string {
+  if (declared.length === 0 || mediaTypeMatches(mediaType, declared)) return mediaType;
+  const concrete = declared.filter((type) => !type.includes('*'));
+  return (
+    concrete.find((type) => essence(type) === UNTYPED) ??
+    (concrete.length === 1 ? concrete[0]! : mediaType)
+  );
 }
 
 async function newFile(uploaded: UploadedFile): Promise<NewFile> {
