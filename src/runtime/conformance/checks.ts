@@ -15,6 +15,8 @@ import {
   itemOf,
   operation,
   resourceOf,
+  uploadedBytes,
+  uploadOf,
   whyNoCreate,
   type Answer,
   type Check,
@@ -953,62 +955,27 @@ export const changesETag: Check<{ operationId: string; changes: JsonObject[] }> 
 
 // ── files ───────────────────────────────────────────────────────────────────
 
-/** What an upload sends and where its main file comes back (the service keeps it: store/uploads.ts). */
-export interface FileRoundTrip {
-  /** The operation that downloads the item's main file. */
-  download: string;
-  /** `form`: the fields and files as multipart/form-data; `file`: the main file is the body. */
-  body: 'form' | 'file';
-  /** Valid values of the form's fields that are not files. */
-  fields: JsonObject;
-  /** The files sent: the main one and every other required, each of a media type both ends declare. */
-  files: { name: string; mediaType: string }[];
-  main: string;
-}
-
-/** Every byte value, then a few of a seed's own: what comes back must be these bytes exactly. */
-function uploadedBytes(seed: number): Uint8Array {
-  const bytes = new Uint8Array(256 + 64);
-  for (let index = 0; index < 256; index++) bytes[index] = 255 - index;
-  for (let index = 256; index < bytes.length; index++) bytes[index] = (seed * 31 + index * 7) % 256;
-  return bytes;
-}
-
-/** A form as a browser sends it: arrays as repeated fields, objects as JSON text. */
-function uploadForm(trip: FileRoundTrip, main: Uint8Array): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(trip.fields))
-    for (const each of Array.isArray(value) ? value : [value])
-      form.append(name, typeof each === 'object' ? JSON.stringify(each) : String(each));
-  for (const file of trip.files) {
-    const bytes = file.name === trip.main ? main : new TextEncoder().encode(`${file.name} file`);
-    form.append(
-      file.name,
-      new Blob([bytes as Uint8Array<ArrayBuffer>], { type: file.mediaType }),
-      `${file.name}.bin`,
-    );
-  }
-  return form;
-}
-
-export const keepsUploadedFile: Check<FileRoundTrip> = {
+/**
+ * An upload comes back as it went: the item's main file, every byte value in
+ * a type both ends declare, then its download (the resource's `upload`
+ * names it) gives the same bytes, as that type.
+ */
+export const keepsUploadedFile: Check = {
   skip: needsValidRequest,
-  async run(suite, plan, trip) {
+  async run(suite, plan) {
+    const upload = resourceOf(plan).upload!;
     const path = await collectionScope(suite, plan);
     const bytes = uploadedBytes(Date.now() % 251);
-    const mediaType = trip.files.find((file) => file.name === trip.main)!.mediaType;
-    const created = await suite.request(plan, {
-      path,
-      rawBody: trip.body === 'form' ? uploadForm(trip, bytes) : bytes,
-      contentType: mediaType,
-    });
+    const fields = suite.sampleBody(plan.resource!);
+    const created = await suite.request(plan, { path, ...uploadOf(upload, fields, bytes) });
     expectSuccess(created, plan);
-    const item = itemOf(plan.resource!, created.body.data, path);
+    const item = itemOf(plan.resource!, created.body.data, path, fields);
     suite.track(item);
-    const download = operation(trip.download);
+    const download = operation(upload.download!);
     const answer = await suite.request(download, { path: item.path, headers: { accept: '*/*' } });
     const what = `${download.method} ${download.path} after the upload`;
     expectStatus(answer, download.status, what);
+    const mediaType = upload.files[0]!.mediaType;
     const type = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== mediaType)
       fail(`${what}: Content-Type ${type || 'missing'}, but the file was uploaded as ${mediaType}`);

@@ -13,7 +13,7 @@ import { matchesPattern, patternSample } from './pattern.js';
 import { itemSchemaOf, propertiesOf } from '../../../openapi/classify.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
-import { fileRoundTripOf } from './file-tests.js';
+import { uploadPlanOf } from './uploads.js';
 import { propertyTests } from './property-tests.js';
 import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys, parentParamsNamed } from '../resource-types.js';
 
@@ -80,6 +80,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
   const parent = storedParentOf(resource, resources, stored);
   const createSchema = create && bodySchemaOf(document, create);
   const { sample, defeat } = createSchema === undefined ? {} : requestSampleOf(document, createSchema);
+  const uploaded = create ? undefined : uploadPlanOf(model, document, resource);
   const idSchema = resource.idParams[0] ? idParameterSchema(document, own, resource.idParams[0]) : undefined;
   const unknownId = unknownIdFor(idSchema);
   const parentParams = [...resource.parents.flatMap((p) => p.idParams), ...resource.scopeParams];
@@ -98,6 +99,7 @@ function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: Reso
     operations: byKind,
     ...(defeat ? { defeat: defeatText(defeat) } : {}),
     ...(sample !== undefined ? { sample, variable: plainStringsOf(document, createSchema).filter(({ name }) => isObject(sample) && name in sample && isBodyField(name)) } : {}),
+    ...(uploaded ? { upload: uploaded.upload, sample: uploaded.sample, variable: uploaded.variable } : {}),
     ...(madeUp.length > 0 ? { scope } : {}),
     ...(unbuilt.length > 0 ? { unbuilt } : {}),
     ...(unknownId !== undefined ? { unknownId } : {}),
@@ -314,11 +316,11 @@ function successTests({ operation, plan, resource }: TestInput): TestView[] {
 }
 
 /** An upload the default store keeps comes back as it went. */
-function fileTests({ model, document, operation, resource, plan }: TestInput): TestView[] {
-  const trip = plan && fileRoundTripOf(model, document, operation, resource);
-  if (!trip) return [];
-  const download = model.operations.find((candidate) => candidate.operationId === trip.download)!;
-  return [test(operation, `→ ${operation.success.status}, then ${download.httpMethod} ${download.path} gives back the same bytes, as ${trip.files[0]!.mediaType}`, 'keepsUploadedFile', trip)];
+function fileTests({ model, operation, plan }: TestInput): TestView[] {
+  const upload = plan?.upload;
+  if (upload?.operationId !== operation.operationId || !upload.download) return [];
+  const download = model.operations.find((candidate) => candidate.operationId === upload.download)!;
+  return [test(operation, `→ ${operation.success.status}, then ${download.httpMethod} ${download.path} gives back the same bytes, as ${upload.files[0]!.mediaType}`, 'keepsUploadedFile')];
 }
 
 /** A singleton is read and deleted where it is; its writes are checked with the body tests. */
