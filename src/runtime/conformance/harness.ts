@@ -100,7 +100,7 @@ export interface RequestOptions {
   encodedQuery?: string[];
   body?: unknown;
   /** Sent as is, instead of `body` as JSON; a form with its own boundary in its Content-Type. */
-  rawBody?: string | Uint8Array | FormData;
+  rawBody?: string | Uint8Array<ArrayBuffer> | FormData;
   contentType?: string;
   headers?: Record<string, string>;
   auth?: Auth;
@@ -345,7 +345,7 @@ class HttpSuite implements Suite {
       ...this.authHeaders(options.auth ?? 'none'),
       ...options.headers,
     };
-    let body: string | Uint8Array | FormData | undefined = options.rawBody;
+    let body: string | Uint8Array<ArrayBuffer> | FormData | undefined = options.rawBody;
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !(body instanceof FormData))
       headers['content-type'] = options.contentType ?? 'application/json';
@@ -595,7 +595,7 @@ export function creatingOperation(plan: ResourcePlan): string | undefined {
 }
 
 /** Every byte value, then some of the seed's own: a download must give back exactly these. */
-export function uploadedBytes(seed: number): Uint8Array {
+export function uploadedBytes(seed: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(256 + 64);
   for (let index = 0; index < 256; index++) bytes[index] = 255 - index;
   for (let index = 256; index < bytes.length; index++) bytes[index] = (seed * 31 + index * 7) % 256;
@@ -610,7 +610,7 @@ export function uploadedBytes(seed: number): Uint8Array {
 export function uploadOf(
   upload: UploadPlan,
   fields: JsonObject,
-  main = uploadedBytes(0),
+  main: Uint8Array<ArrayBuffer> = uploadedBytes(0),
 ): Pick<RequestOptions, 'rawBody' | 'contentType'> {
   const [first, ...others] = upload.files;
   if (upload.body === 'file') return { rawBody: main, contentType: first!.mediaType };
@@ -618,8 +618,7 @@ export function uploadOf(
   for (const [name, value] of Object.entries(fields))
     for (const each of Array.isArray(value) ? value : [value])
       form.append(name, typeof each === 'object' ? JSON.stringify(each) : String(each));
-  const blob = (bytes: Uint8Array, type: string) =>
-    new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
+  const blob = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
   form.append(first!.name, blob(main, first!.mediaType), `${first!.name}.bin`);
   for (const file of others)
     form.append(

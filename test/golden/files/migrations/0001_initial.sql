@@ -29,3 +29,25 @@ create index "documents_filename_desc_idx" on "documents" ("filename" desc nulls
 create index "documents_attachments_idx" on "documents" ("attachments", "_seq");
 create index "documents_attachments_desc_idx" on "documents" ("attachments" desc nulls last, "_seq");
 create index "documents_search_idx" on "documents" using gin ("_search" gin_trgm_ops);
+
+-- imports
+create table "imports" (
+  "_seq" bigint generated always as identity,
+  "id" uuid not null,
+  "_extra" json,
+  primary key ("id")
+);
+
+-- uploaded files: the bytes of each item's files, by collection, item and field.
+create table "files" (
+  "collection" text not null,
+  "item" text not null,
+  "field" text not null,
+  "position" integer not null,
+  "media_type" text not null,
+  "filename" text not null,
+  "size" bigint not null,
+  "sha256" text not null,
+  "bytes" bytea not null,
+  primary key ("collection", "item", "field", "position")
+);

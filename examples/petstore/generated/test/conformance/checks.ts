@@ -18,6 +18,8 @@ import {
   itemOf,
   operation,
   resourceOf,
+  uploadedBytes,
+  uploadOf,
   whyNoCreate,
   type Answer,
   type Check,
@@ -951,5 +953,40 @@ export const changesETag: Check<{ operationId: string; changes: JsonObject[] }> 
     });
     expectSuccess(answer, plan);
     if (answer.headers.get('etag') === etag) fail('The changed resource kept its ETag.');
+  },
+};
+
+// ── files ───────────────────────────────────────────────────────────────────
+
+/**
+ * An upload comes back as it went: the item's main file, every byte value in
+ * a type both ends declare, then its download (the resource's `upload`
+ * names it) gives the same bytes, as that type.
+ */
+export const keepsUploadedFile: Check = {
+  skip: needsValidRequest,
+  async run(suite, plan) {
+    const upload = resourceOf(plan).upload!;
+    const path = await collectionScope(suite, plan);
+    const bytes = uploadedBytes(Date.now() % 251);
+    const fields = suite.sampleBody(plan.resource!);
+    const created = await suite.request(plan, { path, ...uploadOf(upload, fields, bytes) });
+    expectSuccess(created, plan);
+    const item = itemOf(plan.resource!, created.body.data, path, fields);
+    suite.track(item);
+    const download = operation(upload.download!);
+    const answer = await suite.request(download, { path: item.path, headers: { accept: '*/*' } });
+    const what = `${download.method} ${download.path} after the upload`;
+    expectStatus(answer, download.status, what);
+    const mediaType = upload.files[0]!.mediaType;
+    const type = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== mediaType)
+      fail(`${what}: Content-Type ${type || 'missing'}, but the file was uploaded as ${mediaType}`);
+    const differs = bytes.findIndex((byte, index) => answer.bytes[index] !== byte);
+    if (answer.bytes.length !== bytes.length || differs !== -1)
+      fail(
+        `${what}: ${answer.bytes.length} bytes came back for the ${bytes.length} uploaded` +
+          (differs === -1 ? '' : `, the first different at byte ${differs}`),
+      );
   },
 };

@@ -32,6 +32,7 @@ import type {
   OperationPlan as PlannedOperation,
   QueryValue,
   ResourcePlan,
+  UploadPlan,
 } from './plan.js';
 
 export type { Json, JsonObject, ResourcePlan };
@@ -87,6 +88,8 @@ export interface Credentials {
 export interface Answer {
   status: number;
   headers: Headers;
+  /** The body as sent: a file's bytes are compared as they are. */
+  bytes: Uint8Array;
   text: string;
   /** The parsed JSON body; undefined when empty or not JSON. */
   body: any;
@@ -99,8 +102,8 @@ export interface RequestOptions {
   /** `name=value` pairs already written as their parameters' styles say (`filter[status]=open`), sent as they are. */
   encodedQuery?: string[];
   body?: unknown;
-  /** Sent as is, instead of `body` as JSON. */
-  rawBody?: string;
+  /** Sent as is, instead of `body` as JSON; a form with its own boundary in its Content-Type. */
+  rawBody?: string | Uint8Array<ArrayBuffer> | FormData;
   contentType?: string;
   headers?: Record<string, string>;
   auth?: Auth;
@@ -345,16 +348,18 @@ class HttpSuite implements Suite {
       ...this.authHeaders(options.auth ?? 'none'),
       ...options.headers,
     };
-    let body: string | undefined = options.rawBody;
+    let body: string | Uint8Array<ArrayBuffer> | FormData | undefined = options.rawBody;
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    if (body !== undefined && !(body instanceof FormData))
+      headers['content-type'] = options.contentType ?? 'application/json';
     for (;;) {
       const response = await fetch(url, {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
       });
-      const text = await response.text();
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const text = new TextDecoder().decode(bytes);
       const wait = Number(response.headers.get('retry-after'));
       // A real service's limit would otherwise fail whichever check comes after the window is spent.
       if (
@@ -366,7 +371,13 @@ class HttpSuite implements Suite {
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
         continue;
       }
-      return { status: response.status, headers: response.headers, text, body: parseJson(text) };
+      return {
+        status: response.status,
+        headers: response.headers,
+        bytes,
+        text,
+        body: parseJson(text),
+      };
     }
   }
 
@@ -376,10 +387,13 @@ class HttpSuite implements Suite {
     scope?: Record<string, string | number>,
   ): Promise<Item> {
     const plan = API.resources[resource]!;
-    const create = operation(plan.operations.create!);
+    const create = operation(creatingOperation(plan)!);
     const path = scope ?? (await this.scopeFor(resource));
     const body = { ...this.sampleBody(resource), ...overrides };
-    const answer = await this.request(create, { path, body });
+    const answer = await this.request(
+      create,
+      plan.upload ? { path, ...uploadOf(plan.upload, body) } : { path, body },
+    );
     if (answer.status !== create.status)
       throw new Error(
         `Could not create test data: ${create.method} ${create.path} answered ${excerpt(answer)}`,
@@ -437,7 +451,7 @@ class HttpSuite implements Suite {
     if (plan.scope && !this.inProcess)
       return `its parent (${Object.keys(plan.scope).join(', ')}) is no resource of the API: the suite knows no real id of it`;
     if (createsItems(plan)) {
-      const missing = credentialMissing(this, operation(plan.operations.create!));
+      const missing = credentialMissing(this, operation(creatingOperation(plan)!));
       if (missing) return `creating ${resource} items needs a credential: ${missing}`;
       return plan.parent ? this.unavailable(plan.parent) : undefined;
     }
@@ -569,7 +583,7 @@ export function fillPath(path: string, values: Record<string, string | number>):
  * build and whose answer names the new item (the item, or its id alone).
  */
 export function createsItems(plan: ResourcePlan): boolean {
-  const create = plan.operations.create;
+  const create = creatingOperation(plan);
   return (
     create !== undefined &&
     plan.sample !== undefined &&
@@ -578,12 +592,53 @@ export function createsItems(plan: ResourcePlan): boolean {
   );
 }
 
+/** The operation that creates a resource's items: its JSON create, else its upload. */
+export function creatingOperation(plan: ResourcePlan): string | undefined {
+  return plan.operations.create ?? plan.upload?.operationId;
+}
+
+/** Every byte value, then some of the seed's own: a download must give back exactly these. */
+export function uploadedBytes(seed: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(256 + 64);
+  for (let index = 0; index < 256; index++) bytes[index] = 255 - index;
+  for (let index = 256; index < bytes.length; index++) bytes[index] = (seed * 31 + index * 7) % 256;
+  return bytes;
+}
+
+/**
+ * The request that uploads `fields` with the plan's files, the main one made
+ * of `main`: a form as a browser sends it (arrays as repeated fields,
+ * objects as JSON text), or the file alone as the body.
+ */
+export function uploadOf(
+  upload: UploadPlan,
+  fields: JsonObject,
+  main: Uint8Array<ArrayBuffer> = uploadedBytes(0),
+): Pick<RequestOptions, 'rawBody' | 'contentType'> {
+  const [first, ...others] = upload.files;
+  if (upload.body === 'file') return { rawBody: main, contentType: first!.mediaType };
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields))
+    for (const each of Array.isArray(value) ? value : [value])
+      form.append(name, typeof each === 'object' ? JSON.stringify(each) : String(each));
+  const blob = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
+  form.append(first!.name, blob(main, first!.mediaType), `${first!.name}.bin`);
+  for (const file of others)
+    form.append(
+      file.name,
+      blob(new TextEncoder().encode(file.name), file.mediaType),
+      `${file.name}.bin`,
+    );
+  return { rawBody: form };
+}
+
 /** Why the suite cannot make items of a resource. */
 export function whyNoCreate(plan: ResourcePlan, resource: string): string {
-  if (!plan.operations.create) return `the API cannot create ${resource} items`;
+  const create = creatingOperation(plan);
+  if (!create) return `the API cannot create ${resource} items`;
   if (plan.sample === undefined)
     return `the suite cannot build a valid ${resource} body from the schema${plan.defeat ? `: ${plan.defeat}` : ' (give its fields examples)'}`;
-  const { unbuilt, defeat } = operation(plan.operations.create);
+  const { unbuilt, defeat } = operation(create);
   if (unbuilt)
     return `the suite cannot build a valid ${unbuilt.join(' or ')} for creating ${resource} items from the schema${defeat ? `: ${defeat}` : ''}`;
   return `creating ${resource} items answers no body: the suite cannot learn a new item's id`;

@@ -30,6 +30,8 @@ export interface ResourcePlan {
   parentItemParams?: string[];
   /** Its operations by kind. */
   operations: Partial<Record<Exclude<OperationKind, 'other'>, string>>;
+  /** Where it has no JSON create: the upload that creates its items (`sample` holds the form's other fields). */
+  upload?: UploadPlan;
   /** A valid create body. */
   sample?: Json;
   /** Where there is none: the keyword that defeated the sampler and where it stands (`` `pattern` at #/…/isbn ``). */
@@ -52,6 +54,17 @@ export interface ResourcePlan {
   keyField?: string;
   /** Values for the key field, one per create in turn, where the variation of plain strings does not reach it (a pattern, an integer). */
   keys?: Json[];
+}
+
+/** A create whose body is a form with files, or a file: what the suite sends it. */
+export interface UploadPlan {
+  operationId: string;
+  /** `form`: the sample's fields and the files as multipart/form-data; `file`: the main file is the body. */
+  body: 'form' | 'file';
+  /** The files sent: the main one first, then every other required, each of a media type the operation takes. */
+  files: { name: string; mediaType: string }[];
+  /** The operation that downloads the item's main file, where the API has one. */
+  download?: string;
 }
 
 export interface OperationPlan {

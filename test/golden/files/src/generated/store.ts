@@ -7,15 +7,34 @@
 // a resource another way, replace it there (`{ ...createStore(database), books: yours }`).
 import type { Collection, Singleton } from '../store/collection.js';
 import type { Database } from '../store/database.js';
+import { MemoryFiles, SqlFiles, type Files } from '../store/files.js';
+import type { FilePlan } from '../store/uploads.js';
 import { MemoryCollection, type CollectionOptions } from '../store/memory.js';
 import { SqlCollection } from '../store/sql.js';
 import { TABLES } from './tables.js';
 import type * as DocumentsTypes from './resources/documents.js';
+import type * as ImportsTypes from './resources/imports.js';
 
 /** The default handlers' store: a collection, or a singleton, per resource. */
 export interface Store {
   documents: Collection<DocumentsTypes.Document>;
+  imports: Collection<Record<string, unknown>>;
+  /** The files of the items that have some (../store/uploads.ts). */
+  files: Files;
 }
+
+/** How each collection whose items have files keeps them (../store/uploads.ts). */
+export const UPLOADS = {
+  documents: {
+    collection: 'documents',
+    idParam: 'document_id',
+    key: 'id',
+    fileFields: ['file', 'attachments'],
+    main: 'file',
+    describedBy: { size: 'size', mediaType: 'media_type', filename: 'filename' },
+    answers: ['application/pdf', 'image/png', 'text/plain'],
+  },
+} satisfies Record<string, FilePlan>;
 
 /** What each collection keeps and how, whichever store holds it. */
 const COLLECTIONS = {
@@ -26,6 +45,12 @@ const COLLECTIONS = {
     ids: 'uuid',
     defaults: { title: 'sample', size: 1, media_type: 'sample' },
   },
+  imports: {
+    type: 'imports',
+    shape: 'flat',
+    idParam: 'id',
+    ids: 'uuid',
+  },
 } satisfies Record<string, Omit<CollectionOptions, 'parent'>>;
 
 /** Each resource's items, in the database `database` opens on first use. */
@@ -34,8 +59,14 @@ export function createStore(database: () => Promise<Database>): Store {
     ...COLLECTIONS.documents,
     table: TABLES.documents,
   });
+  const imports = new SqlCollection<Record<string, unknown>>(database, {
+    ...COLLECTIONS.imports,
+    table: TABLES.imports,
+  });
   return {
     documents,
+    imports,
+    files: new SqlFiles(database, TABLES.files.name),
   };
 }
 
@@ -44,7 +75,12 @@ export function createMemoryStore(): Store {
   const documents = new MemoryCollection<DocumentsTypes.Document>({
     ...COLLECTIONS.documents,
   });
+  const imports = new MemoryCollection<Record<string, unknown>>({
+    ...COLLECTIONS.imports,
+  });
   return {
     documents,
+    imports,
+    files: new MemoryFiles(),
   };
 }

@@ -22,6 +22,8 @@ export const TABLES = {
     ],
     search: true,
   },
+  imports: { name: 'imports', id: 'uuid', owners: [], columns: [], search: false },
+  files: { name: 'files' },
 } satisfies Record<string, Table | { name: string }>;
 
 /** A timestamp reads as ISO 8601 text in UTC, as the API shows it (../store/database.ts), and is written as that or a Date. */
@@ -40,5 +42,21 @@ export interface Tables {
     attachments: number | null;
     _extra: unknown;
     _search: GeneratedAlways<string>;
+  };
+  imports: {
+    _seq: GeneratedAlways<number>;
+    id: string;
+    _extra: unknown;
+  };
+  files: {
+    collection: string;
+    item: string;
+    field: string;
+    position: number;
+    media_type: string;
+    filename: string;
+    size: ColumnType<string, number, number>;
+    sha256: string;
+    bytes: Uint8Array;
   };
 }

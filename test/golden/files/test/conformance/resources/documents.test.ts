@@ -70,6 +70,11 @@ describe('GET /documents (listDocuments)', () => {
 
 describe('POST /documents (uploadDocument)', () => {
   suite.check(
+    'POST /documents → 201, then GET /documents/{document_id}/content gives back the same bytes, as application/pdf',
+    checks.keepsUploadedFile,
+    'uploadDocument',
+  );
+  suite.check(
     'POST /documents → 401 UNAUTHORIZED without a credential',
     checks.unauthorizedWithoutCredential,
     'uploadDocument',

@@ -3,29 +3,18 @@
  * The default answers from the store (../store/); replace the
  * bodies with your own logic, keeping each signature.
  */
-import { ApiError } from '../generated/conventions/errors.js';
 import type { DocumentsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
+import { UPLOADS } from '../generated/store.js';
+import { createWithFiles, fileOf, replaceFile } from '../store/uploads.js';
 
 export const documents: DocumentsHandlers = {
   listDocuments: async (request) => store.documents.list(request),
-  uploadDocument: () => {
-    throw new ApiError(
-      { status: 501, code: 'NOT_IMPLEMENTED' },
-      'POST /documents is not implemented yet.',
-    );
-  },
+  uploadDocument: async (request) =>
+    createWithFiles(store.documents, store.files, UPLOADS.documents, request),
   getDocument: async (request) => store.documents.get(request),
-  downloadDocumentContent: () => {
-    throw new ApiError(
-      { status: 501, code: 'NOT_IMPLEMENTED' },
-      'GET /documents/{document_id}/content is not implemented yet.',
-    );
-  },
-  replaceDocumentContent: () => {
-    throw new ApiError(
-      { status: 501, code: 'NOT_IMPLEMENTED' },
-      'PUT /documents/{document_id}/content is not implemented yet.',
-    );
-  },
+  downloadDocumentContent: async (request) =>
+    fileOf(store.documents, store.files, UPLOADS.documents, request),
+  replaceDocumentContent: async (request) =>
+    (await replaceFile(store.documents, store.files, UPLOADS.documents, request)) !== undefined,
 };
