@@ -230,7 +230,19 @@ describe('LINT_MEDIA_NOT_SERVED', () => {
       '/events': { get: { operationId: 'events', responses: { '200': { description: 'events', ...content('text/event-stream') } } } },
       '/notes': { post: { operationId: 'note', requestBody: content('application/merge-patch+json'), responses: ok(ITEM, '201') } },
     });
-    expect(pointers(document, 'LINT_MEDIA_NOT_SERVED')).toEqual(['#/paths/~1files/post', '#/paths/~1files~1{id}/get', '#/paths/~1events/get']);
+    expect(pointers(document, 'LINT_MEDIA_NOT_SERVED')).toEqual(['#/paths/~1events/get']);
+  });
+
+  test('files the default store does not keep are named: an upload that creates no item, a download nothing uploads to, an upload to an action', () => {
+    const document = doc({
+      '/files': {
+        post: { operationId: 'upload', requestBody: content('multipart/form-data'), responses: { '202': { description: 'queued' } } },
+        get: { operationId: 'list', responses: ok({ type: 'array', items: ITEM }) },
+      },
+      '/files/{id}': { parameters: [pathParam('id')], get: { operationId: 'download', responses: { '200': { description: 'the file', ...content('application/pdf') } } } },
+      '/files/{id}/scan': { parameters: [pathParam('id')], post: { operationId: 'scan', requestBody: content('image/png'), responses: ok(ITEM) } },
+    });
+    expect(pointers(document, 'LINT_MEDIA_NOT_SERVED')).toEqual(['#/paths/~1files/post', '#/paths/~1files~1{id}/get', '#/paths/~1files~1{id}~1scan/post']);
   });
 });
 
