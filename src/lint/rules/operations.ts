@@ -5,6 +5,7 @@
  */
 import { dataSchemaOf, isArraySchema, jsonSchemaOf, mediaOf, pathParams, pathShape, successResponse } from '../../openapi/classify.js';
 import { deref, type OpenApiDocument, type OperationObject, type ParameterObject, type RequestBodyObject } from '../../openapi/document.js';
+import { filePathOf, isAtOrBelowItem, type FileRoute } from '../../openapi/file-paths.js';
 import { pathRoleOf } from '../../openapi/path-roles.js';
 import { bodyMediaOf } from '../../openapi/media.js';
 import type { Finding, LintOperation, LintRule } from '../rule.js';
@@ -81,22 +82,37 @@ export const listReturnsArray: LintRule = {
 
 function keepsFiles(document: OpenApiDocument, { path, method, operation }: LintOperation): boolean {
   const media = mediaOf(document, operation);
-  if (media === 'upload' && method === 'post') return createsFromUpload(document, path, operation);
+  if (media === 'upload' && method === 'post') return createsWithFiles(document, path, operation);
   const item = itemPathAbove(document, path);
-  if (item === undefined) return false;
+  if (item === undefined || (media !== 'download' && media !== 'upload')) return false;
+  const routes = fileRoutesBelow(document, item);
+  const filePath = filePathOf(routes);
+  if (path !== filePath || !routes.some((route) => route.path === path && route.method === method)) return false;
   const collection = item.slice(0, item.lastIndexOf('/'));
   const create = document.paths?.[collection]?.post as OperationObject | undefined;
-  if (media === 'upload') return method === 'put' && isBytesBody(document, operation);
-  const replace = document.paths?.[path]?.put as OperationObject | undefined;
-  return media === 'download' && method === 'get' && ((create !== undefined && createsFromUpload(document, collection, create)) || (replace !== undefined && isBytesBody(document, replace)));
+  return (create !== undefined && createsWithFiles(document, collection, create)) || routes.some((route) => route.path === filePath && route.method === 'put');
 }
 
-/** A form or a file POSTed to a collection, answering the new item as JSON. */
-function createsFromUpload(document: OpenApiDocument, path: string, operation: OperationObject): boolean {
+/** A form with a file field, or a file, POSTed to a collection, answering the new item as JSON. */
+function createsWithFiles(document: OpenApiDocument, path: string, operation: OperationObject): boolean {
   const body = operation.requestBody && deref<RequestBodyObject>(document, operation.requestBody);
   const media = body && bodyMediaOf(document, body.content ?? {});
+  const takesFiles = media?.kind === 'form' ? media.files.length > 0 : media?.kind === 'bytes' || media?.kind === 'unsupported';
   const success = successResponse(document, operation);
-  return (media?.kind === 'form' || media?.kind === 'bytes' || media?.kind === 'unsupported') && success !== undefined && jsonSchemaOf(success.response) !== undefined && pathRoleOf(document, path) === 'collection';
+  return takesFiles && success !== undefined && jsonSchemaOf(success.response) !== undefined && pathRoleOf(document, path) === 'collection';
+}
+
+/** The file GETs and bytes PUTs at the item's path or at an action below it (the paths the item's resource holds). */
+function fileRoutesBelow(document: OpenApiDocument, item: string): FileRoute[] {
+  return Object.entries(document.paths ?? {}).flatMap(([path, pathItem]) => {
+    if (!isAtOrBelowItem(path, item) || (path !== item && pathRoleOf(document, path) !== 'action')) return [];
+    const routes: FileRoute[] = [];
+    const get = (pathItem as Record<string, OperationObject | undefined>).get;
+    const put = (pathItem as Record<string, OperationObject | undefined>).put;
+    if (get && mediaOf(document, get) === 'download') routes.push({ path, method: 'get' });
+    if (put && isBytesBody(document, put)) routes.push({ path, method: 'put' });
+    return routes;
+  });
 }
 
 function isBytesBody(document: OpenApiDocument, operation: OperationObject): boolean {

@@ -1,11 +1,12 @@
 /**
  * Where the default store keeps a collection's files (`store/uploads.ts` at
  * run time), as the service and the suite both read it: which operations
- * create an item from a form or a file, download its main file, replace it,
- * or delete the item with its files; and which of the item's fields describe
+ * create an item from a form or a file, download its file, replace it, or
+ * delete the item with its files; and which of the item's fields describe
  * the file.
  */
 import type { FieldModel, FormFileField, OperationModel, ResourceModel } from '../../model/index.js';
+import { filePathOf, isAtOrBelowItem, type FileRoute } from '../../openapi/file-paths.js';
 import type { FilePlan } from '../../runtime/server/store/uploads.js';
 import { storedKindOf } from './resource-types.js';
 
@@ -30,27 +31,34 @@ const BODY_FIELD = 'content';
 
 /** The resource's uploads; undefined where none of its operations takes a file into the store. */
 export function resourceUploadsOf(resource: ResourceModel, operations: OperationModel[]): ResourceUploads | undefined {
+  if (resource.singleton || resource.itemPath === undefined) return undefined;
+  const itemPath = resource.itemPath;
   const own = operations.filter((operation) => operation.resource === resource.key);
-  const create = own.find((operation) => storedKindOf(operation, resource) === 'create' && (operation.requestBody?.form?.files.length || operation.requestBody?.bytes));
-  const below = (operation: OperationModel) => resource.itemPath !== undefined && belowItem(operation.path, resource.itemPath);
-  const replace = own.find((operation) => operation.requestBody?.bytes && operation.method === 'put' && below(operation));
-  if (resource.singleton || (!create && !replace)) return undefined;
+  const create = own.find((operation) => storedKindOf(operation, resource) === 'create' && createsWithFiles(operation));
+  const fileRoutes = own.flatMap((operation) => {
+    const method: FileRoute['method'] | undefined = operation.method === 'get' && operation.success.file ? 'get' : operation.method === 'put' && operation.requestBody?.bytes ? 'put' : undefined;
+    return method && isAtOrBelowItem(operation.path, itemPath) ? [{ operation, path: operation.path, method }] : [];
+  });
+  const filePath = filePathOf(fileRoutes);
+  const at = (method: string) => fileRoutes.find((route) => route.path === filePath && route.method === method)?.operation;
+  const [download, replace] = [at('get'), at('put')];
+  if (!create && !replace) return undefined;
   const files = create?.requestBody?.form?.files ?? [];
   const main = files.find((file) => !file.multiple && file.required) ?? files.find((file) => !file.multiple) ?? files[0];
   const roles = new Map<string, FileRole>();
   for (const operation of own) {
     if (operation === create) roles.set(operation.operationId, 'createWithFiles');
     else if (operation === replace) roles.set(operation.operationId, 'replaceFile');
-    else if (operation.success.file && operation.method === 'get' && below(operation)) roles.set(operation.operationId, 'fileOf');
+    else if (operation === download) roles.set(operation.operationId, 'fileOf');
     else if (storedKindOf(operation, resource) === 'delete') roles.set(operation.operationId, 'takeWithFiles');
   }
-  const download = own.find((operation) => roles.get(operation.operationId) === 'fileOf');
   return { roles, files, main: main?.name ?? BODY_FIELD, describedBy: describingFields(resource.fields), answers: download?.success.file?.mediaTypes ?? [] };
 }
 
-/** The item's path, or a path of fixed segments below it (`/documents/{id}/content`). */
-function belowItem(path: string, itemPath: string): boolean {
-  return path === itemPath || (path.startsWith(`${itemPath}/`) && !path.slice(itemPath.length).includes('{'));
+/** A form with a file field, or a body that is the file. */
+function createsWithFiles(operation: OperationModel): boolean {
+  const body = operation.requestBody;
+  return (body?.form?.files.length ?? 0) > 0 || body?.bytes !== undefined;
 }
 
 /** Field names, compared without case, `_` and `-`, that hold what of a file. */
@@ -61,11 +69,12 @@ const DESCRIBING: Record<keyof FilePlan['describedBy'], { names: string[]; types
   sha256: { names: ['sha256', 'checksumsha256', 'sha256checksum'], types: ['string'] },
 };
 
+/** The item's fields that describe its file: read-only ones, which no client sets. */
 function describingFields(fields: FieldModel[]): FilePlan['describedBy'] {
   const described: FilePlan['describedBy'] = {};
   const plain = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
   for (const [property, { names, types }] of Object.entries(DESCRIBING) as [keyof FilePlan['describedBy'], (typeof DESCRIBING)['size']][]) {
-    const field = fields.find((candidate) => names.includes(plain(candidate.name)) && types.includes(candidate.type ?? ''));
+    const field = fields.find((candidate) => candidate.readOnly && names.includes(plain(candidate.name)) && types.includes(candidate.type ?? ''));
     if (field) described[property] = field.name;
   }
   return described;

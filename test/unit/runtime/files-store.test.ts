@@ -37,10 +37,11 @@ describe.each(stores)('files kept %s', (_name, make) => {
   test('a kept file comes back with its bytes, type, name, size and SHA-256; a slot is per item and field', async () => {
     const files = make();
     const slot = { collection: 'documents', item: 'one', field: 'file' };
-    const [kept] = await files.keep(slot, [file('hello')]);
-    expect(kept!.sha256).toBe('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+    expect(await files.keep(slot, [file('hello')])).toBe(1);
+    const sha256 = '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824';
     const found = await files.find(slot);
-    expect(found).toMatchObject({ mediaType: 'text/plain', filename: 'a.txt', size: 5, sha256: kept!.sha256 });
+    expect(found).toMatchObject({ mediaType: 'text/plain', filename: 'a.txt', size: 5, sha256 });
+    expect(await files.describe(slot)).toEqual({ mediaType: 'text/plain', filename: 'a.txt', size: 5, sha256 });
     expect(found!.bytes.toString()).toBe('hello');
     expect(await files.find({ ...slot, item: 'two' })).toBeUndefined();
     expect(await files.find({ ...slot, field: 'other' })).toBeUndefined();
@@ -76,7 +77,6 @@ function uploaded(text: string, mediaType: string, filename: string): UploadedFi
 const PLAN: FilePlan = {
   collection: 'documents',
   idParam: 'document_id',
-  key: 'id',
   fileFields: ['file', 'attachments'],
   main: 'file',
   describedBy: { size: 'size', mediaType: 'media_type', filename: 'filename', sha256: 'sha256' },
@@ -107,6 +107,13 @@ describe('the default handlers with uploads', () => {
     expect(await fileOf(items, files, PLAN, { path: { document_id: 'f7e0b8c2-0000-4000-8000-000000000000' } })).toBeUndefined();
   });
 
+  test("a filename's control characters are kept as `_`: no text column holds a NUL", async () => {
+    const [items, files] = [documents(), new SqlFiles(async () => db, 'files')];
+    const created = await createWithFiles<Record<string, unknown>>(items, files, PLAN, { path: {}, body: { file: uploaded('x', 'text/plain', 'a\u0000b\nc.txt') } });
+    expect(created).toMatchObject({ filename: 'a_b_c.txt' });
+    expect((await fileOf(items, files, PLAN, { path: { document_id: created!.id } }))!.filename).toBe('a_b_c.txt');
+  });
+
   test('a body that is the file is kept as the main file', async () => {
     const [items, files] = [documents(), new MemoryFiles()];
     const plan = { ...PLAN, fileFields: [], main: 'content' };
@@ -123,7 +130,9 @@ describe('the default handlers with uploads', () => {
     expect(replaced).toMatchObject({ size: 12, media_type: 'application/pdf', filename: 'r.pdf' });
     expect(String((await fileOf(items, files, PLAN, { path }))!.body)).toBe('longer bytes');
     await replaceFile(items, files, PLAN, { path, body: uploaded('png', 'image/png', 'p.png') });
-    expect((await fileOf(items, files, PLAN, { path }))!.mediaType).toBe('image/png');
+    expect(await fileOf(items, files, PLAN, { path })).toMatchObject({ mediaType: 'image/png', filename: 'p.png' });
+    await replaceFile(items, files, PLAN, { path, body: uploaded('unnamed', 'image/png', '') });
+    expect(await fileOf(items, files, PLAN, { path })).toMatchObject({ filename: 'p.png', size: 7 });
     expect(await replaceFile(items, files, PLAN, { path: { document_id: 'f7e0b8c2-0000-4000-8000-000000000000' }, body: uploaded('x', 'text/plain', '') })).toBeUndefined();
   });
 
@@ -134,6 +143,21 @@ describe('the default handlers with uploads', () => {
     expect((await fileOf(items, files, { ...PLAN, answers: ['application/octet-stream', 'image/png'] }, { path }))!.mediaType).toBe('application/octet-stream');
     expect((await fileOf(items, files, { ...PLAN, answers: ['application/pdf'] }, { path }))!.mediaType).toBe('application/pdf');
     expect((await fileOf(items, files, { ...PLAN, answers: ['application/*'] }, { path }))!.mediaType).toBe('application/zip');
+  });
+
+  test('items named by a key field under two parents keep two files; the typed shape keys by its id', async () => {
+    const assets = new MemoryCollection<Record<string, unknown>>({ type: 'assets', shape: 'flat', idParam: 'name', ids: 'uuid', scope: ['repo_id'], keyField: 'name' });
+    const files = new MemoryFiles();
+    const plan = { ...PLAN, idParam: 'name', owners: ['repo_id'] };
+    for (const repo of [1, 2])
+      await createWithFiles(assets, files, plan, { path: { repo_id: repo }, body: { name: 'logo', file: uploaded(`repo ${repo}`, 'text/plain', 'l.txt') } });
+    expect(String((await fileOf(assets, files, plan, { path: { repo_id: 1, name: 'logo' } }))!.body)).toBe('repo 1');
+    expect(String((await fileOf(assets, files, plan, { path: { repo_id: 2, name: 'logo' } }))!.body)).toBe('repo 2');
+    await takeWithFiles(assets, files, plan, { path: { repo_id: 2, name: 'logo' } });
+    expect(String((await fileOf(assets, files, plan, { path: { repo_id: 1, name: 'logo' } }))!.body)).toBe('repo 1');
+    const typed = new MemoryCollection<Record<string, unknown>>({ type: 'documents', shape: 'typed', idParam: 'document_id', ids: 'integer' });
+    const made = await Promise.all(['one', 'two'].map((text) => createWithFiles<{ id: string }>(typed, files, PLAN, { path: {}, body: { file: uploaded(text, 'text/plain', 'x.txt') } })));
+    expect(String((await fileOf(typed, files, PLAN, { path: { document_id: Number(made[0]!.id) } }))!.body)).toBe('one');
   });
 
   test("deleting the item forgets its files", async () => {
@@ -147,7 +171,7 @@ describe('the default handlers with uploads', () => {
 
   test('files that cannot be kept leave no item behind', async () => {
     const items = documents();
-    const failing: Files = { ...new MemoryFiles(), keep: async () => { throw new Error('disk full'); }, find: async () => undefined, forget: async () => {} };
+    const failing: Files = { keep: async () => { throw new Error('disk full'); }, find: async () => undefined, describe: async () => undefined, forget: async () => {} };
     await expect(createWithFiles(items, failing, PLAN, { path: {}, body: { file: uploaded('x', 'text/plain', 'x.txt') } })).rejects.toThrow('disk full');
     expect((await items.list({ path: {}, list: { limit: 10, sort: [], filters: {} } as never }))!.items).toEqual([]);
   });

@@ -31,7 +31,7 @@ export function uploadPlanOf(model: ApiModel, document: OpenApiDocument, resourc
   const schema = body.form ? formSchemaOf(document, create) : undefined;
   const fields = schema === undefined ? {} : formFieldsOf(document, schema, uploads.files);
   if (mediaType === undefined || fields === undefined) return undefined;
-  const others = uploads.files.filter((file) => file.required && file.name !== uploads.main).map((file) => ({ name: file.name, mediaType: concrete(file.mediaTypes) ?? UNTYPED }));
+  const others = uploads.files.filter((file) => file.required && file.name !== uploads.main).map((file) => ({ name: file.name, mediaType: sentType(file.mediaTypes) }));
   return {
     upload: { operationId: create.operationId, body: body.form ? 'form' : 'file', files: [{ name: uploads.main, mediaType }, ...others], ...(download ? { download: download.operationId } : {}) },
     sample: fields,
@@ -43,11 +43,21 @@ export function uploadPlanOf(model: ApiModel, document: OpenApiDocument, resourc
 function sharedMediaType(accepted: string[], answered: string[]): string | undefined {
   const takes = (type: string) => accepted.length === 0 || mediaTypeMatches(type, accepted);
   const answers = (type: string) => answered.length === 0 || mediaTypeMatches(type, answered);
-  const candidates = [...answered, ...accepted, UNTYPED].filter((type) => !type.includes('*'));
+  const candidates = [...answered, ...accepted, UNTYPED].map(concreteOf);
   return candidates.find((type) => takes(type) && answers(type));
 }
 
-const concrete = (types: string[]) => types.find((type) => !type.includes('*'));
+/** Where a range is declared (`image/*`), a type in it that is common (`image/png`). */
+const COMMON_SUBTYPES: Record<string, string> = { image: 'png', text: 'plain', audio: 'mpeg', video: 'mp4', application: 'octet-stream' };
+
+function concreteOf(mediaType: string): string {
+  const [type = '*', subtype = '*'] = mediaType.split(';')[0]!.trim().toLowerCase().split('/');
+  if (type === '*') return UNTYPED;
+  return subtype === '*' ? `${type}/${COMMON_SUBTYPES[type] ?? 'octet-stream'}` : mediaType;
+}
+
+/** The type a file is sent as, where it is not the main one: one its field takes. */
+const sentType = (types: string[]) => (types.length === 0 ? UNTYPED : concreteOf(types[0]!));
 
 function formSchemaOf(document: OpenApiDocument, operation: OperationModel): unknown {
   const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;

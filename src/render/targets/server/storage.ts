@@ -78,6 +78,9 @@ export interface StorageModel {
   base?: { tables: TableModel[] };
 }
 
+/** The table of the items' files: a name of specforge's own, as its migrations table, which no resource takes. */
+export const FILES_TABLE = 'specforge_files';
+
 /** Names the store's own columns take; no field column takes them. */
 export const RESERVED_COLUMNS = ['_seq', '_extra', '_search', '_owner'];
 
@@ -85,7 +88,7 @@ export const RESERVED_COLUMNS = ['_seq', '_extra', '_search', '_owner'];
 export function storageModelOf(model: ApiModel, view: ServerView): StorageModel {
   const resources = new Map(model.resources.map((resource) => [resource.identifier, resource]));
   // Tables and indexes share one namespace in PostgreSQL: one registry for both.
-  const tableNames = sqlNameRegistry(['specforge_migrations']);
+  const tableNames = sqlNameRegistry(['specforge_migrations', FILES_TABLE]);
   const tables = new Map<string, CollectionTable>();
   for (const collection of view.collections) {
     const resource = resources.get(collection.variable)!;
@@ -96,7 +99,7 @@ export function storageModelOf(model: ApiModel, view: ServerView): StorageModel 
     const resource = resources.get(singleton.variable)!;
     return { kind: 'singleton', name: tableNames.claim(sqlName(resource.key, 'settings')), resource: resource.key };
   });
-  const files: FilesTable[] = view.uploads.length > 0 ? [{ kind: 'files', name: tableNames.claim('files'), resource: 'uploaded files' }] : [];
+  const files: FilesTable[] = view.uploads.length > 0 ? [{ kind: 'files', name: FILES_TABLE, resource: 'uploaded files' }] : [];
   return { version: 1, migrations: [], tables: [...tables.values(), ...singletons, ...files] };
 }
 

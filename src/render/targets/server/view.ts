@@ -186,8 +186,9 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
       const kept = resourceUploadsOf(input.resource, model.operations);
       if (kept) {
         const { roles, files, main, describedBy, answers } = kept;
-        const key = collection.keyField ?? 'id';
-        uploads.push({ variable: collection.variable, plan: { collection: collection.variable, idParam: collection.idParam, key, fileFields: files.map((file) => file.name), main, describedBy, answers } });
+        const owners = collection.keyField && collection.scope.length > 0 ? { owners: collection.scope } : {};
+        const plan = { collection: input.resource.key, idParam: collection.idParam, ...owners, fileFields: files.map((file) => file.name), main, describedBy, answers };
+        uploads.push({ variable: collection.variable, plan });
         for (const route of group.operations) route.fileRole = roles.get(route.operationId);
         group.fileFunctions = [...new Set(roles.values())].sort().join(', ');
       }
@@ -584,7 +585,7 @@ function idParameterType(model: ApiModel, resource: ResourceModel, document: Ope
 }
 
 function canCreate(model: ApiModel, resource: ResourceModel): boolean {
-  return model.operations.some((operation) => operation.resource === resource.key && operation.kind === 'create');
+  return model.operations.some((operation) => operation.resource === resource.key && storedKindOf(operation, resource) === 'create');
 }
 
 /**

@@ -23,7 +23,13 @@ export interface KeptFile extends NewFile {
   sha256: string;
 }
 
-/** Where a file is kept: the collection (its store's name), the item's key, the field it came in. */
+/** What describes a kept file, without its bytes. */
+export type FileDescription = Omit<KeptFile, 'bytes'>;
+
+/** Files to keep, read one after another: a field's several files are never all in memory at once. */
+export type FileSource = Iterable<NewFile> | AsyncIterable<NewFile>;
+
+/** Where a file is kept: the collection (its resource's key), the item's key, the field it came in. */
 export interface FileSlot {
   collection: string;
   item: string;
@@ -31,10 +37,12 @@ export interface FileSlot {
 }
 
 export interface Files {
-  /** Keeps the files (several for a field that takes several) in place of what the slot held. */
-  keep(slot: FileSlot, files: NewFile[]): Promise<KeptFile[]>;
+  /** Keeps the files (several for a field that takes several) in place of what the slot held: how many. */
+  keep(slot: FileSlot, files: FileSource): Promise<number>;
   /** The slot's file at `index` (its first by default). */
   find(slot: FileSlot, index?: number): Promise<KeptFile | undefined>;
+  /** What describes it, without reading its bytes. */
+  describe(slot: FileSlot, index?: number): Promise<FileDescription | undefined>;
   /** Forgets every file of the item. */
   forget(item: Omit<FileSlot, 'field'>): Promise<void>;
 }
@@ -48,14 +56,22 @@ export function keptFile(file: NewFile): KeptFile {
 export class MemoryFiles implements Files {
   private readonly slots = new Map<string, KeptFile[]>();
 
-  async keep(slot: FileSlot, files: NewFile[]): Promise<KeptFile[]> {
-    const kept = files.map(keptFile);
+  async keep(slot: FileSlot, files: FileSource): Promise<number> {
+    const kept: KeptFile[] = [];
+    for await (const file of files) kept.push(keptFile(file));
     this.slots.set(slotKey(slot), kept);
-    return kept;
+    return kept.length;
   }
 
   async find(slot: FileSlot, index = 0): Promise<KeptFile | undefined> {
     return this.slots.get(slotKey(slot))?.[index];
+  }
+
+  async describe(slot: FileSlot, index = 0): Promise<FileDescription | undefined> {
+    const kept = await this.find(slot, index);
+    if (kept === undefined) return undefined;
+    const { bytes: _bytes, ...description } = kept;
+    return description;
   }
 
   async forget(item: Omit<FileSlot, 'field'>): Promise<void> {
@@ -85,22 +101,41 @@ export class SqlFiles implements Files {
     private readonly table: string,
   ) {}
 
-  async keep(slot: FileSlot, files: NewFile[]): Promise<KeptFile[]> {
-    const kept = files.map(keptFile);
+  async keep(slot: FileSlot, files: FileSource): Promise<number> {
     const db = await this.database();
     const table = identifier(this.table);
-    await db.transaction().execute(async (transaction) => {
+    return db.transaction().execute(async (transaction) => {
       await run(
         transaction,
         sql`delete from ${table} where collection = ${slot.collection} and item = ${slot.item} and field = ${slot.field}`,
       );
-      for (const [index, file] of kept.entries())
+      let index = 0;
+      for await (const each of files) {
+        const file = keptFile(each);
         await run(
           transaction,
-          sql`insert into ${table} (collection, item, field, position, media_type, filename, size, sha256, bytes) values (${slot.collection}, ${slot.item}, ${slot.field}, ${index}, ${file.mediaType}, ${file.filename}, ${file.size}, ${file.sha256}, ${file.bytes})`,
+          sql`insert into ${table} (collection, item, field, position, media_type, filename, size, sha256, bytes) values (${slot.collection}, ${slot.item}, ${slot.field}, ${index++}, ${file.mediaType}, ${file.filename}, ${file.size}, ${file.sha256}, ${file.bytes})`,
         );
+      }
+      return index;
     });
-    return kept;
+  }
+
+  async describe(slot: FileSlot, index = 0): Promise<FileDescription | undefined> {
+    const db = await this.database();
+    const found = await run<Omit<FileRow, 'bytes'>>(
+      db,
+      sql`select media_type, filename, size, sha256 from ${identifier(this.table)} where collection = ${slot.collection} and item = ${slot.item} and field = ${slot.field} and position = ${index}`,
+    );
+    const row = found.rows[0];
+    return (
+      row && {
+        mediaType: row.media_type,
+        filename: row.filename,
+        size: Number(row.size),
+        sha256: row.sha256,
+      }
+    );
   }
 
   async find(slot: FileSlot, index = 0): Promise<KeptFile | undefined> {

@@ -15,12 +15,15 @@ import { keptFile, type Files, type KeptFile, type NewFile } from './files.js';
 
 /** How a collection keeps its items' files (../generated/store.ts, `UPLOADS`). */
 export interface FilePlan {
-  /** The files' collection name: the store's name of the items. */
+  /** The files' collection: its resource's key (`authors/books`), which no rename of the store changes. */
   collection: string;
   /** The path parameter that names an item. */
   idParam: string;
-  /** The field that holds an item's key in its answers (`id`, or the key field). */
-  key: string;
+  /**
+   * Where items are named by a key field, unique only under their parent: the
+   * path parameters of the parents, part of an item's key for its files.
+   */
+  owners?: string[];
   /** The form's fields that take files; none where the body is the file itself. */
   fileFields: string[];
   /** The file a download answers and a PUT of bytes replaces. */
@@ -48,20 +51,23 @@ export async function createWithFiles<Out>(
   request: Request,
 ): Promise<Out | undefined> {
   const { fields, uploads } = partsOf(request.body, plan);
-  const read = new Map<string, NewFile[]>();
-  for (const [field, uploaded] of uploads)
-    read.set(field, await Promise.all(uploaded.map(newFile)));
-  const main = read.get(plan.main)?.[0];
+  // The main file is read first: the item's fields that describe it need its digest.
+  const [first, ...rest] = uploads.get(plan.main) ?? [];
+  const main = first && (await newFile(first));
   const body = { ...fields, ...(main ? describedBy(keptFile(main), plan) : {}) };
   const created = await items.create<Item>({ path: request.path, body });
   if (created === undefined) return undefined;
-  const item = { collection: plan.collection, item: String(created[plan.key]) };
+  const item = {
+    collection: plan.collection,
+    item: itemKey(plan, created, { ...fields, ...request.path }),
+  };
   try {
-    for (const [field, kept] of read) await files.keep({ ...item, field }, kept);
+    for (const [field, uploaded] of uploads)
+      await files.keep({ ...item, field }, field === plan.main ? read(rest, main) : read(uploaded));
   } catch (error) {
-    // No item without the files it was created with.
-    await items.remove({ path: { ...request.path, [plan.idParam]: created[plan.key] } });
-    await files.forget(item);
+    // No item without the files it was created with; the first failure is the one told.
+    const path = { ...request.path, [plan.idParam]: created.id };
+    await Promise.allSettled([items.remove({ path }), files.forget(item)]);
     throw error;
   }
   return created as Out;
@@ -76,11 +82,8 @@ export async function fileOf(
 ): Promise<FileAnswer | undefined> {
   const item = await items.get<Item>({ path: request.path });
   if (item === undefined) return undefined;
-  const kept = await files.find({
-    collection: plan.collection,
-    item: String(item[plan.key]),
-    field: plan.main,
-  });
+  const key = itemKey(plan, item, request.path);
+  const kept = await files.find({ collection: plan.collection, item: key, field: plan.main });
   if (kept === undefined) return undefined;
   return {
     body: kept.bytes,
@@ -94,7 +97,8 @@ export async function fileOf(
  * Replaces the item's main file with the body, and the fields that describe
  * it; undefined where the item is missing. Bytes sent as
  * `application/octet-stream` (of no type in particular) keep the type of the
- * file they replace: a download answers one of the types it declares.
+ * file they replace (a download answers one of the types it declares), and
+ * bytes sent with no name keep its name.
  */
 export async function replaceFile<Out>(
   items: Collection<unknown>,
@@ -104,11 +108,17 @@ export async function replaceFile<Out>(
 ): Promise<Out | undefined> {
   const item = await items.get<Item>({ path: request.path });
   if (item === undefined) return undefined;
-  const slot = { collection: plan.collection, item: String(item[plan.key]), field: plan.main };
+  const slot = {
+    collection: plan.collection,
+    item: itemKey(plan, item, request.path),
+    field: plan.main,
+  };
   const file = await newFile(request.body as UploadedFile);
-  if (file.mediaType === UNTYPED) file.mediaType = (await files.find(slot))?.mediaType ?? UNTYPED;
-  const [kept] = await files.keep(slot, [file]);
-  const description = describedBy(kept!, plan);
+  const previous = await files.describe(slot);
+  if (file.mediaType === UNTYPED) file.mediaType = previous?.mediaType ?? UNTYPED;
+  if (file.filename === '') file.filename = previous?.filename ?? '';
+  await files.keep(slot, [file]);
+  const description = describedBy(keptFile(file), plan);
   if (Object.keys(description).length === 0) return item as Out;
   return items.update<Out>({ path: request.path, body: description });
 }
@@ -122,8 +132,20 @@ export async function takeWithFiles<Out>(
 ): Promise<Out | undefined> {
   const taken = await items.take<Item>({ path: request.path });
   if (taken !== undefined)
-    await files.forget({ collection: plan.collection, item: String(taken[plan.key]) });
+    await files.forget({ collection: plan.collection, item: itemKey(plan, taken, request.path) });
   return taken as Out | undefined;
+}
+
+/**
+ * An item's key among its collection's files: the id the store gave it
+ * (`id` in either shape), with its parents' where a key field names items
+ * only under their parent.
+ */
+function itemKey(plan: FilePlan, item: Item, path: object): string {
+  const id = String(item.id);
+  if (!plan.owners?.length) return id;
+  const values = path as Record<string, unknown>;
+  return JSON.stringify([...plan.owners.map((owner) => String(values[owner] ?? item[owner])), id]);
 }
 
 /** The form's fields and its files by field; a body that is a file is the main file. */
@@ -145,6 +167,12 @@ function partsOf(
   return { fields, uploads };
 }
 
+/** The files, each read as it is kept (after `first`, read already). */
+async function* read(uploaded: UploadedFile[], first?: NewFile): AsyncIterable<NewFile> {
+  if (first) yield first;
+  for (const file of uploaded) yield newFile(file);
+}
+
 /**
  * The file's own media type where the download declares it; else the one it
  * declares (`application/octet-stream` first, bytes of any kind), so a file
@@ -162,7 +190,8 @@ function answerable(mediaType: string, declared: string[]): string {
 async function newFile(uploaded: UploadedFile): Promise<NewFile> {
   return {
     mediaType: uploaded.mediaType,
-    filename: uploaded.filename,
+    // Control characters (a NUL no text column holds) become `_`, as Content-Disposition sends them.
+    filename: uploaded.filename.replace(/[\u0000-\u001f\u007f]/g, '_'),
     bytes: await uploaded.bytes(),
   };
 }
