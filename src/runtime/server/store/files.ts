@@ -27,7 +27,8 @@ export interface KeptFile extends NewFile {
 export type FileDescription = Omit<KeptFile, 'bytes'>;
 
 /** Files to keep, read one after another: a field's several files are never all in memory at once. */
-export type FileSource = Iterable<NewFile> | AsyncIterable<NewFile>;
+export type FileSource =
+  Iterable<NewFile, unknown, undefined> | AsyncIterable<NewFile, unknown, undefined>;
 
 /** Where a file is kept: the collection (its resource's key), the item's key, the field it came in. */
 export interface FileSlot {

@@ -39,7 +39,7 @@ create table "imports" (
 );
 
 -- uploaded files: the bytes of each item's files, by collection, item and field.
-create table "files" (
+create table "specforge_files" (
   "collection" text not null,
   "item" text not null,
   "field" text not null,

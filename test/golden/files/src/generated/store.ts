@@ -28,7 +28,6 @@ export const UPLOADS = {
   documents: {
     collection: 'documents',
     idParam: 'document_id',
-    key: 'id',
     fileFields: ['file', 'attachments'],
     main: 'file',
     describedBy: { size: 'size', mediaType: 'media_type', filename: 'filename' },

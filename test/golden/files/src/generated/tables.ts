@@ -23,7 +23,7 @@ export const TABLES = {
     search: true,
   },
   imports: { name: 'imports', id: 'uuid', owners: [], columns: [], search: false },
-  files: { name: 'files' },
+  files: { name: 'specforge_files' },
 } satisfies Record<string, Table | { name: string }>;
 
 /** A timestamp reads as ISO 8601 text in UTC, as the API shows it (../store/database.ts), and is written as that or a Date. */
@@ -48,7 +48,7 @@ export interface Tables {
     id: string;
     _extra: unknown;
   };
-  files: {
+  specforge_files: {
     collection: string;
     item: string;
     field: string;
