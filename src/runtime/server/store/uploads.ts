@@ -11,7 +11,7 @@ import { essence, mediaTypeMatches } from '../generated/conventions/body.js';
 import type { FileAnswer } from '../generated/conventions/download.js';
 import type { UploadedFile } from '../generated/conventions/upload.js';
 import type { Collection } from './collection.js';
-import { keptFile, type Files, type KeptFile, type NewFile } from './files.js';
+import { keptFile, type Files, type FileSlot, type KeptFile, type NewFile } from './files.js';
 
 /** How a collection keeps its items' files (../generated/store.ts, `UPLOADS`). */
 export interface FilePlan {
@@ -80,10 +80,8 @@ export async function fileOf(
   plan: FilePlan,
   request: Request,
 ): Promise<FileAnswer | undefined> {
-  const item = await items.get<Item>({ path: request.path });
-  if (item === undefined) return undefined;
-  const key = itemKey(plan, item, request.path);
-  const kept = await files.find({ collection: plan.collection, item: key, field: plan.main });
+  const found = await mainFileOf(items, plan, request);
+  const kept = found && (await files.find(found.slot));
   if (kept === undefined) return undefined;
   return {
     body: kept.bytes,
@@ -106,13 +104,9 @@ export async function replaceFile<Out>(
   plan: FilePlan,
   request: Request,
 ): Promise<Out | undefined> {
-  const item = await items.get<Item>({ path: request.path });
-  if (item === undefined) return undefined;
-  const slot = {
-    collection: plan.collection,
-    item: itemKey(plan, item, request.path),
-    field: plan.main,
-  };
+  const found = await mainFileOf(items, plan, request);
+  if (found === undefined) return undefined;
+  const { item, slot } = found;
   const file = await newFile(request.body as UploadedFile);
   const previous = await files.describe(slot);
   if (file.mediaType === UNTYPED) file.mediaType = previous?.mediaType ?? UNTYPED;
@@ -134,6 +128,18 @@ export async function takeWithFiles<Out>(
   if (taken !== undefined)
     await files.forget({ collection: plan.collection, item: itemKey(plan, taken, request.path) });
   return taken as Out | undefined;
+}
+
+/** The item the path names, and where its main file is kept; undefined where it is missing. */
+async function mainFileOf(
+  items: Collection<unknown>,
+  plan: FilePlan,
+  request: Request,
+): Promise<{ item: Item; slot: FileSlot } | undefined> {
+  const item = await items.get<Item>({ path: request.path });
+  if (item === undefined) return undefined;
+  const key = itemKey(plan, item, request.path);
+  return { item, slot: { collection: plan.collection, item: key, field: plan.main } };
 }
 
 /**
