@@ -52,8 +52,8 @@ export interface RunningService {
 }
 
 /** Starts the built service (`node dist/main.js`) on a free loopback port, on a throwaway database unless `env` names one. */
-export function startService(project: string, env: Record<string, string> = {}): Promise<RunningService> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+export function startService(project: string, env: Record<string, string> = {}, entry = 'dist/main.js'): Promise<RunningService> {
+  const child = spawn(process.execPath, [entry], {
     cwd: project,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,7 +35,7 @@ function identifiersIn(path: string, source: string): string[] {
 /** Lower-case ASCII, digits, `-` and `.` only, no leading dot, no empty segment. */
 const PORTABLE_PATH = /^(?:[a-z0-9][a-z0-9._-]*\/)*[a-z0-9][a-z0-9._-]*$/;
 /** The files the generator names itself (the rest take spec names). */
-const OWN_FIXED_FILES = new Set(['.gitignore', '.gitattributes', '.specforge/manifest.json', 'README.md']);
+const OWN_FIXED_FILES = new Set(['.gitignore', '.gitattributes', '.specforge/manifest.json', 'README.md', 'Dockerfile', '.dockerignore', '.env.example']);
 const ORIGINS = '.specforge/scaffolds/';
 
 interface Generated {

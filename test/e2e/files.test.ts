@@ -13,14 +13,13 @@
  * The handlers print `[fixture] …` lines (what an upload received, that an
  * event stream's iterator was closed) that the tests wait for.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FIXTURES, scratchDir } from '../helpers.js';
 import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
-import { requireService } from '../services.js';
+import { launchChromium, requireChromium } from '../chromium.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client is imported from a generated project at run time */
 type AnyModule = Record<string, any>;
@@ -34,7 +33,6 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 const ENV = { API_TOKENS: TOKEN, STORE: 'memory', RATE_LIMIT: '100000', CURSOR_SECRET: 'test' };
 /** The document id the fixture's events carry (test/fixtures/files/handlers/root.ts). */
 const EVENT_DOCUMENT = '6a1f8a0e-2f0e-4c35-9a4c-3b0c1d2e3f40';
-const CHROMIUM = '/usr/bin/chromium';
 
 let service: RunningService;
 let client: AnyModule;
@@ -630,19 +628,11 @@ describe('the client in Node (compiled dist/client)', () => {
   });
 });
 
-/** Chromium answers `--version` (Debian's package; .ci/run installs it). */
-async function chromiumProbe(): Promise<string | undefined> {
-  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing (apt-get install -y chromium)`;
-  return new Promise((resolve) => {
-    execFile(CHROMIUM, ['--version'], { timeout: 20_000 }, (error) => resolve(error ? `${CHROMIUM} --version failed: ${error.message}` : undefined));
-  });
-}
-const chromiumAvailable = await requireService('Chromium', chromiumProbe);
+const chromiumAvailable = await requireChromium();
 
 chromiumAvailable.describe('the client in Chromium (bundled with esbuild, served on the service origin)', () => {
   test('a page uploads a File it built, downloads it to a Blob (same bytes and type), and reads the three events', async () => {
     const { build } = await import('esbuild');
-    const { chromium } = await import('playwright-core');
     const bundle = await build({
       entryPoints: [join(project, 'dist/client/index.js')],
       bundle: true,
@@ -656,11 +646,7 @@ chromiumAvailable.describe('the client in Chromium (bundled with esbuild, served
     const script = bundle.outputFiles[0]!.text;
     expect(script).not.toMatch(/require\(["']node:/); // nothing of Node's in the browser bundle
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const errors: string[] = [];

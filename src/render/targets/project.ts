@@ -3,7 +3,7 @@
  * generated `.gitattributes` that marks generated files as such, so code
  * review collapses them.
  */
-import { commentText, shellWord } from '../../model/names.js';
+import { commentText, fileStem, shellWord } from '../../model/names.js';
 import { templateFile, type Target } from '../target.js';
 
 /** Generated paths as .gitattributes patterns; kept in step with the targets' outputs. */
@@ -19,10 +19,16 @@ export const projectTarget: Target = {
       specName: commentText(specName),
       specArgument: shellWord(specName),
       baseUrl: shellWord(`http://127.0.0.1:3000${model.basePath}`),
+      // An image's name: lower-case ASCII, digits and dashes, whatever the title.
+      packageName: fileStem(model.title, 'service'),
     };
     return [
       templateFile(renderer, 'project/README.md.hbs', 'README.md', view, 'scaffold'),
       templateFile(renderer, 'project/gitattributes.hbs', '.gitattributes', { generated: GENERATED_PATTERNS }, 'generated'),
+      // The container: built in one stage, run in another with production dependencies only, as `node`.
+      templateFile(renderer, 'project/Dockerfile.hbs', 'Dockerfile', view, 'scaffold'),
+      templateFile(renderer, 'project/dockerignore.hbs', '.dockerignore', view, 'scaffold'),
+      templateFile(renderer, 'project/compose.yaml.hbs', 'compose.yaml', view, 'scaffold'),
     ];
   },
 };

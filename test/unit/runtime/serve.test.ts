@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../helpers.js';
 import { integerFromEnv, timeoutsFromEnv } from '../../../src/runtime/server/generated/conventions/serve.js';
 
-const NAMES = ['HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'SPECFORGE_TEST_NUMBER'];
+const NAMES = ['HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'MAX_CONNECTIONS', 'SPECFORGE_TEST_NUMBER'];
 const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
 afterEach(() => {
   for (const name of NAMES) if (saved[name] === undefined) delete process.env[name];
@@ -34,9 +34,18 @@ test('integerFromEnv holds a minimum', () => {
   expect(() => integerFromEnv('SPECFORGE_TEST_NUMBER', 7, { min: 1 })).toThrow('at least 1');
 });
 
-test('timeouts default to 10 s for headers, 30 s per request, 5 s keep-alive, 10 s grace', () => {
+test('timeouts default to 10 s for headers, 30 s per request, 5 s keep-alive, 10 s grace; no connection cap', () => {
   for (const name of NAMES) delete process.env[name];
-  expect(timeoutsFromEnv()).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, shutdownGraceMs: 10_000 });
+  expect(timeoutsFromEnv()).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, shutdownGraceMs: 10_000, maxConnections: 0 });
+});
+
+test('MAX_CONNECTIONS caps the open connections; a cap that is no whole number is refused', () => {
+  for (const name of NAMES) delete process.env[name];
+  process.env.MAX_CONNECTIONS = '200';
+  expect(timeoutsFromEnv().maxConnections).toBe(200);
+  process.env.MAX_CONNECTIONS = 'many';
+  expect(() => timeoutsFromEnv()).toThrow('MAX_CONNECTIONS=many is not a whole number of at least 0.');
+  delete process.env.MAX_CONNECTIONS;
 });
 
 test('a headers timeout longer than the request timeout is refused: the headers are part of the request', () => {

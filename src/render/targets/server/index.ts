@@ -25,6 +25,9 @@ const CONVENTIONS = [
   'auth',
   'body',
   'caching',
+  'cors',
+  'edge',
+  'environment',
   'errors',
   'logging',
   'operation',
@@ -37,6 +40,7 @@ const CONVENTIONS = [
   'respond',
   'router',
   'serve',
+  'service-routes',
   'state',
   'styles',
   'validation',
@@ -89,11 +93,49 @@ const TSCONFIG = {
   include: ['src'],
 };
 
-const GITIGNORE = ['node_modules/', 'dist/', '# The embedded database (PGlite) of `npm start` without DATABASE_URL.', 'data/', '# What `npm run test:conformance` reports for CI.', 'reports/', '# Your versions of files that `specforge generate --force` overwrote.', '.specforge/backup/'];
+const GITIGNORE = ['node_modules/', 'dist/', '# Settings of this machine, secrets among them (.env.example lists them).', '.env', '# The embedded database (PGlite) of `npm start` without DATABASE_URL.', 'data/', '# What `npm run test:conformance` reports for CI.', 'reports/', '# Your versions of files that `specforge generate --force` overwrote.', '.specforge/backup/'];
+
+/** `.env.example`: every setting, commented out at its default; `npm start` reads a `.env` beside it. */
+const ENV_EXAMPLE = [
+  '# Copy to .env and uncomment what you change: the service reads .env at start (variables already set win).',
+  '# Every value is checked at start; the README says what each does.',
+  '# PORT=3000',
+  '# HOST=127.0.0.1',
+  '# API_TOKENS=secret:scope1 scope2,another',
+  '# API_KEYS=',
+  '# DATABASE_URL=postgres://user@127.0.0.1:5432/service',
+  '# DATA_DIR=./data',
+  '# DATABASE_POOL_SIZE=10',
+  '# STORE=sql',
+  '# CURSOR_SECRET=',
+  '# RATE_LIMIT=',
+  '# RATE_LIMIT_WINDOW=',
+  '# REDIS_URL=redis://127.0.0.1:6379',
+  '# RATE_LIMIT_FAIL=open',
+  '# REDIS_TIMEOUT_MS=200',
+  '# RATE_LIMIT_KEY_PREFIX=ratelimit:',
+  '# CORS_ORIGINS=https://app.example.com,http://localhost:5173',
+  '# DOCS_PATH=/docs',
+  '# BODY_MAX_DEPTH=64',
+  '# BODY_MAX_MEMBERS=10000',
+  '# UPLOAD_LIMIT=',
+  '# UPLOAD_MAX_PARTS=1000',
+  '# SSE_KEEP_ALIVE_MS=15000',
+  '# HEADERS_TIMEOUT_MS=10000',
+  '# REQUEST_TIMEOUT_MS=30000',
+  '# KEEP_ALIVE_TIMEOUT_MS=5000',
+  '# SHUTDOWN_GRACE_MS=10000',
+  '# HANDLER_TIMEOUT_MS=15000',
+  '# MAX_CONNECTIONS=0',
+  '# LOG_REDACT_HEADERS=',
+  '# LOG_ASYNC_CONTEXT=false',
+  '# TRUST_PROXY=false',
+  '# PROXY_HOPS=1',
+];
 
 /** What the generated service installs: the versions specforge itself is tested with. */
-const RUNTIME_DEPENDENCIES = ['@electric-sql/pglite', '@redis/client', 'ajv', 'ajv-formats', 'koa', 'kysely', 'pg'];
-const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/node', '@types/pg', 'cross-env', 'fast-check', 'jest', 'jest-environment-node', 'ts-jest', 'typescript'];
+const RUNTIME_DEPENDENCIES = ['@electric-sql/pglite', '@koa/cors', '@redis/client', 'ajv', 'ajv-formats', 'koa', 'kysely', 'pg', 'swagger-ui-dist', 'yaml'];
+const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/koa__cors', '@types/node', '@types/pg', 'cross-env', 'fast-check', 'jest', 'jest-environment-node', 'ts-jest', 'typescript'];
 
 export const serverTarget: Target = {
   name: 'server',
@@ -134,10 +176,12 @@ export const serverTarget: Target = {
       scaffold('src/store/index.ts', 'store/index.ts.hbs', {}),
       scaffold('src/migrate.ts', 'migrate.ts.hbs', {}),
       runtimeFile(runtime, 'server/auth.ts', 'scaffold'),
+      runtimeFile(runtime, 'server/dev.ts', 'scaffold'),
       scaffold('src/main.ts', 'main.ts.hbs', { title: commentText(model.title) }),
       scaffold('package.json', 'package.json.hbs', packageView(model, takesUploads(media))),
       jsonFile('tsconfig.json', TSCONFIG, 'scaffold'),
       linesFile('.gitignore', GITIGNORE, 'scaffold'),
+      linesFile('.env.example', ENV_EXAMPLE, 'scaffold'),
     ];
   },
 };

@@ -27,6 +27,8 @@ export type {
   Fieldset,
   FileOperation,
   ListOperation,
+  Middleware,
+  MiddlewareContext,
   Operation,
   RateLimit,
   RetryOptions,

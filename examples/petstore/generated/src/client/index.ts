@@ -24,6 +24,8 @@ export type {
   Fieldset,
   FileOperation,
   ListOperation,
+  Middleware,
+  MiddlewareContext,
   Operation,
   RateLimit,
   RetryOptions,

@@ -47,6 +47,36 @@ export interface ClientOptions {
   version?: number;
   /** Keep ETags and answer unchanged GETs from memory when the server says 304. */
   cache?: boolean;
+  /** Around every attempt, in order (`onResponse` in reverse): see `Middleware`. */
+  middleware?: Middleware[];
+  /**
+   * After a 401, a new Bearer token: the request is sent once more with it,
+   * and later requests use it. Concurrent 401s share one refresh.
+   */
+  refreshToken?: () => string | Promise<string>;
+}
+
+/** What an operation is, for middleware: its method and path as the spec writes them. */
+export interface MiddlewareContext {
+  operation: { method: string; path: string };
+}
+
+/**
+ * Hooks around each attempt (a retry is an attempt of its own). Each may
+ * return a replacement (a Request with a header added, another Response), or
+ * nothing to keep what it was given. `onError` sees a failure to get any
+ * answer (the network, a timeout) and may answer instead.
+ */
+export interface Middleware {
+  onRequest?(
+    context: MiddlewareContext & { request: Request },
+  ): Request | undefined | void | Promise<Request | undefined | void>;
+  onResponse?(
+    context: MiddlewareContext & { request: Request; response: Response },
+  ): Response | undefined | void | Promise<Response | undefined | void>;
+  onError?(
+    context: MiddlewareContext & { request: Request; error: unknown },
+  ): Response | undefined | void | Promise<Response | undefined | void>;
 }
 
 /** Per call: cancel, add headers, change the timeout. */
@@ -163,6 +193,9 @@ export class Transport {
   private readonly fetch: typeof fetch;
   private readonly retry: Required<RetryOptions> | undefined;
   private readonly cached = new Map<string, { etag: string; envelope: unknown }>();
+  /** The token `refreshToken` gave last, used in place of `token` from then on. */
+  private refreshedToken: string | undefined;
+  private refreshing: Promise<void> | undefined;
 
   constructor(private readonly options: ClientOptions & { apiKeyHeader: string }) {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -182,18 +215,20 @@ export class Transport {
 
   /** One operation as a function, with `.withResponse()`. */
   operation<P, Data>(spec: OperationSpec): Operation<P, Data> {
-    const withResponse = (params: P) => this.request<Data>(spec, params as Params);
-    return Object.assign(async (params: P) => (await withResponse(params)).data, { withResponse });
+    const withResponse = (params?: P) => this.request<Data>(spec, (params ?? {}) as Params);
+    return Object.assign(async (params?: P) => (await withResponse(params)).data, {
+      withResponse,
+    }) as Operation<P, Data>;
   }
 
   /** A list operation: the function, and iterators over its pages and items. */
   list<P, Item>(spec: OperationSpec): ListOperation<P, Item> {
     const single = this.operation<P, Item[]>(spec);
-    const pages = (params: P) => this.pages<Item>(spec, params as Params);
-    const all = async function* (params: P) {
+    const pages = (params?: P) => this.pages<Item>(spec, (params ?? {}) as Params);
+    const all = async function* (params?: P) {
       for await (const page of pages(params)) yield* page.data;
     };
-    return Object.assign(single, { pages, all });
+    return Object.assign(single, { pages, all }) as ListOperation<P, Item>;
   }
 
   /** An operation that takes `fields`: its array form travels comma-separated, and narrows the answer's type. */
@@ -212,15 +247,20 @@ export class Transport {
 
   /** An operation whose answer is a file: a Blob, or (`parseAs: 'stream'`) its bytes as they arrive. */
   file<P>(spec: OperationSpec): FileOperation<P> {
-    const withResponse = (params: P & FileParams) => this.download(spec, params as Params);
-    return Object.assign(async (params: P & FileParams) => (await withResponse(params)).data, {
+    const withResponse = (params?: P & FileParams) => this.download(spec, (params ?? {}) as Params);
+    return Object.assign(async (params?: P & FileParams) => (await withResponse(params)).data, {
       withResponse,
     }) as FileOperation<P>;
   }
 
   /** An operation whose answer is a `text/event-stream`: its events, reconnecting when it ends. */
   events<P, Data>(spec: OperationSpec, options: { json: boolean }): EventOperation<P, Data> {
-    return (params) => this.eventStream<Data>(spec, params as Params & EventParams, options.json);
+    return ((params?: P & EventParams) =>
+      this.eventStream<Data>(
+        spec,
+        (params ?? {}) as Params & EventParams,
+        options.json,
+      )) as EventOperation<P, Data>;
   }
 
   async request<Data>(spec: OperationSpec, params: Params): Promise<ApiResponse<Data>> {
@@ -328,8 +368,10 @@ export class Transport {
     params: Params,
     options: SendOptions,
   ): Promise<Response> {
+    let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
+      const tokenBefore = this.refreshedToken;
       try {
         response = await this.send(spec, url, params, options);
       } catch (error) {
@@ -338,6 +380,20 @@ export class Transport {
           continue;
         }
         throw error;
+      }
+      // Once per call, whatever the method: the server refused the credential before acting.
+      if (
+        response.status === 401 &&
+        this.options.refreshToken &&
+        !refreshed &&
+        !isStream(params.body)
+      ) {
+        refreshed = true;
+        await response.body?.cancel();
+        // Another call's refresh since this one was sent: its token is new enough.
+        if (this.refreshedToken === tokenBefore) await this.refresh();
+        attempt--;
+        continue;
       }
       if (
         this.mayRetry(spec.method, params, attempt) &&
@@ -352,6 +408,18 @@ export class Transport {
       }
       return response;
     }
+  }
+
+  /** A new token from `refreshToken`: one refresh at a time, shared by the calls that wait for it. */
+  private refresh(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        this.refreshedToken = await this.options.refreshToken!();
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
   }
 
   /** Every page of a list, following `pagination` until its end. */
@@ -420,7 +488,8 @@ export class Transport {
     if (this.options.version !== undefined && options.accept === undefined)
       headers.accept = `application/vnd.api+json;version=${this.options.version}`;
     const token =
-      typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
+      this.refreshedToken ??
+      (typeof this.options.token === 'function' ? await this.options.token() : this.options.token);
     if (token) headers.authorization = `Bearer ${token}`;
     if (this.options.apiKey) headers[this.options.apiKeyHeader] = this.options.apiKey;
     const cached = options.cacheKey === undefined ? undefined : this.cached.get(options.cacheKey);
@@ -447,9 +516,24 @@ export class Transport {
       ...(body ? { body: body.body as NonNullable<RequestInit['body']> } : {}),
       ...(isStream(body?.body) ? { duplex: 'half' } : {}),
     };
+    const middleware = this.options.middleware ?? [];
+    const context = { operation: { method: spec.method, path: spec.path } };
+    // Without middleware, fetch gets the URL and its init as they are: no Request to build.
+    let request: Request | undefined;
+    if (middleware.length > 0) {
+      request = new Request(url, init);
+      for (const each of middleware)
+        request = (await each.onRequest?.({ ...context, request })) ?? request;
+    }
+    let response: Response | undefined;
     try {
-      return await this.fetch(url, init);
+      response = await (request ? this.fetch(request) : this.fetch(url, init));
     } catch (error) {
+      for (const each of middleware) {
+        response = (await each.onError?.({ ...context, request: request!, error })) ?? undefined;
+        if (response) break;
+      }
+      if (response) return response;
       if (timeout.signal.aborted && !params.signal?.aborted) throw new TimeoutError(timeoutMs);
       if (params.signal?.aborted) throw error; // the caller cancelled: their reason, as thrown
       if (options.signal?.aborted) throw error; // the caller stopped reading the events
@@ -457,6 +541,11 @@ export class Transport {
     } finally {
       timeout.clear();
     }
+    for (let index = middleware.length - 1; index >= 0; index--)
+      response =
+        (await middleware[index]!.onResponse?.({ ...context, request: request!, response })) ??
+        response;
+    return response;
   }
 
   private async answer<Data>(
@@ -587,9 +676,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export type Operation<P, Data> = ((params: P) => Promise<Data>) & {
+/** The call's parameters: optional where none of them is required. */
+export type Args<P> = {} extends P ? [params?: P] : [params: P];
+
+export type Operation<P, Data> = ((...params: Args<P>) => Promise<Data>) & {
   /** The same call, answering with the envelope, status and headers too. */
-  withResponse(params: P): Promise<ApiResponse<Data>>;
+  withResponse(...params: Args<P>): Promise<ApiResponse<Data>>;
 };
 
 /** How a file answer is read: whole, as a Blob (the default), or as a stream of its bytes. */
@@ -597,9 +689,9 @@ type FileParams = { parseAs?: 'blob' | 'stream' };
 
 /** An operation whose answer is a file; `withResponse` adds its status and headers (no envelope). */
 export type FileOperation<P> = {
-  (params: P & { parseAs?: 'blob' }): Promise<Blob>;
+  (...params: Args<P & { parseAs?: 'blob' }>): Promise<Blob>;
   (params: P & { parseAs: 'stream' }): Promise<ReadableStream<Uint8Array>>;
-  withResponse(params: P & { parseAs?: 'blob' }): Promise<ApiResponse<Blob, undefined>>;
+  withResponse(...params: Args<P & { parseAs?: 'blob' }>): Promise<ApiResponse<Blob, undefined>>;
   withResponse(
     params: P & { parseAs: 'stream' },
   ): Promise<ApiResponse<ReadableStream<Uint8Array>, undefined>>;
@@ -610,14 +702,14 @@ type EventParams = { lastEventId?: string; reconnect?: boolean };
 
 /** An operation whose answer is a stream of server-sent events, iterated with `for await`. */
 export type EventOperation<P, Data> = (
-  params: P & EventParams,
+  ...params: Args<P & EventParams>
 ) => AsyncGenerator<ServerSentEvent<Data>, void, undefined>;
 
 export type ListOperation<P, Item> = Operation<P, Item[]> & {
   /** Every page, in order, until the last. */
-  pages(params: P): AsyncGenerator<ApiResponse<Item[]>, void, undefined>;
+  pages(...params: Args<P>): AsyncGenerator<ApiResponse<Item[]>, void, undefined>;
   /** Every item of every page. */
-  all(params: P): AsyncGenerator<Item, void, undefined>;
+  all(...params: Args<P>): AsyncGenerator<Item, void, undefined>;
 };
 
 /** Where an item keeps the fields `fields` names: at its top level, or (typed shape) in `attributes`. */

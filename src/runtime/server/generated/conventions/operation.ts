@@ -13,7 +13,7 @@ import {
 } from './auth.js';
 import { NO_BODY, readJsonBody, type BodyBounds, type BodyRule } from './body.js';
 import { entityTag, latest, notModified } from './caching.js';
-import { errors } from './errors.js';
+import { ApiError, ERROR_CODES, errors } from './errors.js';
 import {
   listQueryOf,
   paginationOf,
@@ -153,6 +153,8 @@ export interface OperationContext<Handlers> {
   realm: Realm;
   bodyBounds: BodyBounds;
   streams: StreamSettings;
+  /** The longest a handler may take to answer (0: no limit); past it, 503 while the handler goes on alone. */
+  handlerTimeoutMs?: number;
 }
 
 type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unknown>, unknown> & {
@@ -190,10 +192,44 @@ export function operation<Handlers>(
         ...(route.requiredFields ?? []),
         ...(route.updatedField ? [route.updatedField] : []),
       ];
-    const result = await route.invoke(context.handlers, request);
+    const invoked = route.invoke(context.handlers, request);
+    const result = context.handlerTimeoutMs
+      ? await withinHandlerTime(invoked, context.handlerTimeoutMs)
+      : await invoked;
     if (route.answer) await route.answer.send(ctx, result, context.streams);
     else await answer(ctx, { route, context, request, result, ...representation });
   };
+}
+
+/** The handler's result, or 503 SERVICE_UNAVAILABLE once it has taken `timeoutMs`. */
+async function withinHandlerTime<Result>(
+  result: Result | Promise<Result>,
+  timeoutMs: number,
+): Promise<Result> {
+  if (!(result instanceof Promise)) return result;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ApiError(
+            ERROR_CODES.unavailable,
+            `The operation took longer than ${timeoutMs} ms; retry later.`,
+            {
+              headers: { 'Retry-After': '1' },
+            },
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  // A handler that fails after the answer is gone is no one's to hear: its rejection is dropped.
+  result.catch(() => {});
+  try {
+    return await Promise.race([result, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The request as its handler receives it, once its parameters and body are valid. */

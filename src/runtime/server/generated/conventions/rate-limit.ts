@@ -20,6 +20,8 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number): RateLimitWindow | Promise<RateLimitWindow>;
   /** Lets go of what the store holds open (a connection); called once the service stops. */
   close?(): Promise<void>;
+  /** Rejects where a store shared by the instances does not answer (readiness, `/readyz`). */
+  ping?(): Promise<void>;
 }
 
 /** Counters in this process's memory; expired windows are swept as new ones open. */

@@ -23,6 +23,8 @@ export type {
   Fieldset,
   FileOperation,
   ListOperation,
+  Middleware,
+  MiddlewareContext,
   Operation,
   RateLimit,
   RetryOptions,

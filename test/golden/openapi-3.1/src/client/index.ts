@@ -22,6 +22,8 @@ export type {
   Fieldset,
   FileOperation,
   ListOperation,
+  Middleware,
+  MiddlewareContext,
   Operation,
   RateLimit,
   RetryOptions,

@@ -29,6 +29,8 @@ export type {
   Fieldset,
   FileOperation,
   ListOperation,
+  Middleware,
+  MiddlewareContext,
   Operation,
   RateLimit,
   RetryOptions,

@@ -11,6 +11,7 @@ import { setMaxListeners } from 'node:events';
 import Koa from 'koa';
 import type { Authenticate } from './conventions/auth.js';
 import type { BodyBounds } from './conventions/body.js';
+import { ownRoutes, useBehind, useFront, type EdgeOptions } from './conventions/edge.js';
 import {
   asyncContextFromEnv,
   errorLoggerFor,
@@ -44,7 +45,8 @@ export const handlers: Handlers = {
   root: root,
 };
 
-export interface ServiceOptions {
+/** Besides these, the edge's (conventions/edge.ts): `ready`, `docsPath`, `corsOrigins`, `before`, `middleware`. */
+export interface ServiceOptions extends EdgeOptions {
   /** Decides whether a credential is valid and what it may do (`src/auth.ts`). */
   authenticate: Authenticate;
   handlers?: Handlers;
@@ -65,6 +67,8 @@ export interface ServiceOptions {
   uploads?: { fileSize?: number; parts?: number };
   /** Event streams: a comment this often while idle (default SSE_KEEP_ALIVE_MS, 15 s). */
   keepAliveMs?: number;
+  /** The longest a handler may take before the answer is 503 (default HANDLER_TIMEOUT_MS, 15 s; 0: no limit). */
+  handlerTimeoutMs?: number;
 }
 
 /** Without CURSOR_SECRET, a key no one else can know; its price is that cursors stop at this process. */
@@ -127,9 +131,13 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
       keepAliveMs: options.keepAliveMs ?? integerFromEnv('SSE_KEEP_ALIVE_MS', 15_000, { min: 1 }),
       stopping: stopping.signal,
     },
+    handlerTimeoutMs:
+      options.handlerTimeoutMs ?? integerFromEnv('HANDLER_TIMEOUT_MS', 15_000, { min: 0 }),
   };
+  useFront(app, options);
   app.use(
     requestConventions({
+      serviceRoutes: ownRoutes(options, store),
       authenticate: options.authenticate,
       apiKeyHeaders: SERVICE.apiKeyHeaders,
       rateLimit: {
@@ -146,6 +154,7 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
       asyncContext: options.asyncContext ?? asyncContextFromEnv(),
     }),
   );
+  useBehind(app, options);
   app.use(
     routesFor(ROUTES, context, {
       basePath: SERVICE.basePath,

@@ -8,20 +8,35 @@
  * BODY_MAX_MEMBERS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS and
  * SHUTDOWN_GRACE_MS, LOG_REDACT_HEADERS, LOG_ASYNC_CONTEXT, TRUST_PROXY with PROXY_HOPS (only
  * behind a proxy you run), DATABASE_URL (or DATA_DIR for the embedded database) with
- * DATABASE_POOL_SIZE, and STORE (memory: no database, for mocks and tests).
+ * DATABASE_POOL_SIZE, STORE (memory: no database, for mocks and tests), CORS_ORIGINS (the browser
+ * origins that may call it) and DOCS_PATH (the API reference page, or off).
  * The project's README says what each does.
  */
+// First: it loads `.env` before the modules below read the environment.
+import { envFile, environmentProblems } from './generated/conventions/environment.js';
 import { authenticate } from './auth.js';
 import { createApp } from './generated/app.js';
 import { integerFromEnv, serve } from './generated/conventions/serve.js';
 import { SERVICE } from './generated/service.js';
 import { closeDatabase, storeReady } from './store/index.js';
 
+const problems = [...(envFile.problem ? [envFile.problem] : []), ...environmentProblems()];
+if (problems.length > 0) {
+  console.error(
+    `${SERVICE.title} did not start, its configuration is wrong:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+  );
+  process.exit(1);
+}
+
 try {
   await storeReady();
   const port = integerFromEnv('PORT', 3000);
   const host = process.env.HOST ?? '127.0.0.1';
-  const server = await serve(createApp({ authenticate }), { port, host, onClose: closeDatabase });
+  const server = await serve(createApp({ authenticate, ready: storeReady }), {
+    port,
+    host,
+    onClose: closeDatabase,
+  });
   const address = server.address();
   const listening = typeof address === 'object' && address ? address.port : port;
   console.log(`${SERVICE.title} listening on http://${host}:${listening}${SERVICE.basePath}`);

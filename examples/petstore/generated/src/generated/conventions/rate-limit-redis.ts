@@ -100,6 +100,17 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  /** Redis answers PING within `timeoutMs`, connecting included. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('the rate-limit store is closed');
+    try {
+      const client = await within(this.options.timeoutMs, (this.client ??= this.connect()));
+      await within(this.options.timeoutMs, client.ping());
+    } catch (error) {
+      throw new Error(`Redis (rate limit) does not answer: ${(error as Error).message}`);
+    }
+  }
+
   /** Closes the connection: gracefully, within `timeoutMs`. Later hits go without Redis. */
   async close(): Promise<void> {
     this.closed = true;

@@ -14,6 +14,7 @@ import { countRequest, type RateLimitOptions } from './rate-limit.js';
 import { requestScope } from './logging.js';
 import { assignRequestId } from './request-id.js';
 import { answerError, type ErrorLogger } from './respond.js';
+import type { ServiceRoutes } from './service-routes.js';
 import type { ServiceState } from './state.js';
 import { checkAcceptedVersion } from './versioning.js';
 
@@ -27,6 +28,8 @@ export interface RequestConventions {
   log: ErrorLogger;
   /** Whether the request's asynchronous work knows its request id (`asyncContextFromEnv`). */
   asyncContext: boolean;
+  /** The service's own addresses (health, spec, docs: service-routes.ts), answered before identity and the rate limit. */
+  serviceRoutes?: ServiceRoutes;
 }
 
 export function requestConventions(options: RequestConventions): Middleware<ServiceState> {
@@ -49,6 +52,7 @@ async function answered(
   options: RequestConventions,
 ): Promise<void> {
   try {
+    if (options.serviceRoutes && (await options.serviceRoutes(ctx))) return;
     // Each awaited only when it returns a promise: a request that needs none waits for none.
     const identifying = identify(ctx, options.authenticate, options.apiKeyHeaders);
     if (identifying) await identifying;

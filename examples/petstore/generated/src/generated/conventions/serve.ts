@@ -33,6 +33,8 @@ export interface ServerTimeouts {
   keepAliveTimeoutMs: number;
   /** How long requests in flight may take to finish once asked to stop. */
   shutdownGraceMs: number;
+  /** The most connections open at once (0: no cap); past it, a new one is closed at once. */
+  maxConnections: number;
 }
 
 export interface ServeOptions {
@@ -53,6 +55,7 @@ export function timeoutsFromEnv(): ServerTimeouts {
     requestTimeoutMs: integerFromEnv('REQUEST_TIMEOUT_MS', 30_000, { min: 1 }),
     keepAliveTimeoutMs: integerFromEnv('KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 1 }),
     shutdownGraceMs: integerFromEnv('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+    maxConnections: integerFromEnv('MAX_CONNECTIONS', 0, { min: 0 }),
   };
   if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
     throw new Error(
@@ -80,6 +83,7 @@ export function serve(
     app.callback(),
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  if (timeouts.maxConnections > 0) server.maxConnections = timeouts.maxConnections;
   const shutdown = shutdownOf(
     server,
     timeouts.shutdownGraceMs,

@@ -1,0 +1,64 @@
+/**
+ * What the service has around its API, the same for every API: middleware
+ * of the user's before everything, CORS, the service's own addresses
+ * (health, the spec, its docs: service-routes.ts), and the user's middleware
+ * between the conventions and the API's routes. createApp (../app.ts) puts
+ * each in its place.
+ */
+import { readFile } from 'node:fs/promises';
+import type Koa from 'koa';
+import { corsFor, corsOriginsFromEnv } from './cors.js';
+import type { RateLimitStore } from './rate-limit.js';
+import { docsPathFromEnv, serviceRoutes, type ServiceRoutes } from './service-routes.js';
+import type { ServiceState } from './state.js';
+
+/** Koa middleware of the service (Koa's own type answers `any`). */
+export type ServiceMiddleware = (
+  ctx: Koa.ParameterizedContext<ServiceState, Koa.DefaultContext, unknown>,
+  next: Koa.Next,
+) => unknown;
+
+export interface EdgeOptions {
+  /** Readiness (`/readyz`): resolves when what the service needs answers (main.ts: the database, migrated). The shared rate-limit store is pinged besides. */
+  ready?: () => Promise<void>;
+  /** Where the API reference page is (default DOCS_PATH, else `/docs`); false: none. */
+  docsPath?: string | false;
+  /** The browser origins that may call the service (default CORS_ORIGINS): `*`, or a list; none by default. */
+  corsOrigins?: string[] | '*';
+  /** Run first, before CORS and the conventions: they see every request (timing, tracing), answered or not. */
+  before?: ServiceMiddleware[];
+  /**
+   * Run after the conventions (request id, identity, rate limit, the error
+   * envelope around them), before the API's routes: routes outside the spec
+   * go here (answer, or call `next()` to let the API answer). `ctx.state.principal`
+   * is who called; `throw errors.notFound()` answers in the envelope.
+   */
+  middleware?: ServiceMiddleware[];
+}
+
+/** The merged spec the service serves: the project's, beside `src/` and `dist/`. */
+const SPEC_FILE = new URL('../../../openapi.merged.yaml', import.meta.url);
+
+/** Before the conventions: the user's `before`, then CORS (a preflight carries no credential: it is answered first). */
+export function useFront(app: Koa<ServiceState>, options: EdgeOptions): void {
+  for (const middleware of options.before ?? []) app.use(middleware);
+  const cors = corsFor(options.corsOrigins ?? corsOriginsFromEnv());
+  if (cors) app.use(cors);
+}
+
+/** The service's own addresses; ready once `options.ready` resolves and the shared rate-limit store answers. */
+export function ownRoutes(options: EdgeOptions, store: RateLimitStore): ServiceRoutes {
+  return serviceRoutes({
+    ready: async () => {
+      await options.ready?.();
+      await store.ping?.();
+    },
+    spec: () => readFile(SPEC_FILE, 'utf8'),
+    docsPath: options.docsPath === false ? undefined : (options.docsPath ?? docsPathFromEnv()),
+  });
+}
+
+/** Between the conventions and the API's routes: the user's `middleware`. */
+export function useBehind(app: Koa<ServiceState>, options: EdgeOptions): void {
+  for (const middleware of options.middleware ?? []) app.use(middleware);
+}
