@@ -64,7 +64,7 @@ export function startService(project: string, env: Record<string, string> = {}, 
     const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 15_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)(\S*)/.exec(output);
+      const match = /listening on (http:\/\/[\d.]+:\d+)([^\s"]*)/.exec(output);
       if (!match) return;
       clearTimeout(timer);
       resolve({

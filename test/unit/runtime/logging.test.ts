@@ -1,10 +1,8 @@
 /** What the service logs and never logs: credentials are blanked, errors are text (with their causes), not objects. */
-import { jest } from '@jest/globals';
 import {
   asyncContextFromEnv,
   currentRequestId,
   describeError,
-  errorLoggerFor,
   redact,
   redactHeaders,
   redactionOf,
@@ -91,18 +89,7 @@ describe('describeError', () => {
   });
 });
 
-describe('the error logger and the request scope', () => {
-  test("writes one entry to stderr with the request's id, its path redacted", () => {
-    const stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      const log = errorLoggerFor(redactionOf(['x-api-key'], NO_ENV));
-      log({ requestId: 'req-1', method: 'GET', path: '/books/x-api-key=k-123', error: 'boom' });
-      expect(stderr.mock.calls).toEqual([['[req-1] GET /books/x-api-key=[redacted] failed: string thrown: boom']]);
-    } finally {
-      stderr.mockRestore();
-    }
-  });
-
+describe('the request scope', () => {
   test('async context: LOG_ASYNC_CONTEXT decides; unset, on from Node 24 only', () => {
     expect(asyncContextFromEnv({}, '20.20.2')).toBe(false);
     expect(asyncContextFromEnv({}, '24.1.0')).toBe(true);

@@ -4,7 +4,9 @@
  * before identity and the rate limit, and the settings' refusals.
  */
 import Koa from 'koa';
+import { pino } from 'pino';
 import { corsFor, corsOriginsFromEnv, EXPOSED_HEADERS } from '../../../src/runtime/server/generated/conventions/cors.js';
+import { observeRequests } from '../../../src/runtime/server/generated/conventions/observe.js';
 import { MemoryRateLimitStore } from '../../../src/runtime/server/generated/conventions/rate-limit.js';
 import { requestConventions } from '../../../src/runtime/server/generated/conventions/request.js';
 import { docsPathFromEnv, serviceRoutes } from '../../../src/runtime/server/generated/conventions/service-routes.js';
@@ -16,6 +18,7 @@ let served: Listening;
 
 beforeAll(async () => {
   const app = new Koa();
+  app.use(observeRequests({ logger: pino({ level: 'silent' }), asyncContext: false }));
   const cors = corsFor(['https://app.example']);
   app.use(cors!);
   app.use(
@@ -25,7 +28,6 @@ beforeAll(async () => {
       rateLimit: { limit: 1, windowSeconds: 60, store: new MemoryRateLimitStore() },
       acceptedVersion: undefined,
       log: () => {},
-      asyncContext: false,
       serviceRoutes: serviceRoutes({ ready: () => ready(), spec: async () => SPEC, docsPath: '/docs', readyTimeoutMs: 100 }),
     }),
   );
@@ -73,7 +75,8 @@ test('CORS: the allowed origin, the exposed headers; a preflight never reaches t
   const preflight = await get('/things', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT' } });
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
-  expect(preflight.headers.get('x-request-id')).toBeNull();
+  expect(preflight.headers.get('x-request-id')).not.toBeNull(); // every answer has one (observe.ts)
+  expect(preflight.headers.get('x-ratelimit-remaining')).toBeNull();
   const answer = await get('/healthz', { headers: { origin: 'https://app.example' } });
   expect(answer.headers.get('access-control-expose-headers')).toBe(EXPOSED_HEADERS.join(','));
   const other = await get('/healthz', { headers: { origin: 'https://other.example' } });

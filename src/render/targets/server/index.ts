@@ -29,7 +29,9 @@ const CONVENTIONS = [
   'edge',
   'environment',
   'errors',
+  'logger',
   'logging',
+  'observe',
   'operation',
   'paging',
   'rate-limit',
@@ -43,6 +45,7 @@ const CONVENTIONS = [
   'service-routes',
   'state',
   'styles',
+  'tracing',
   'validation',
   'versioning',
 ];
@@ -134,8 +137,8 @@ const ENV_EXAMPLE = [
 ];
 
 /** What the generated service installs: the versions specforge itself is tested with. */
-const RUNTIME_DEPENDENCIES = ['@electric-sql/pglite', '@koa/cors', '@redis/client', 'ajv', 'ajv-formats', 'koa', 'kysely', 'pg', 'swagger-ui-dist', 'yaml'];
-const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/koa__cors', '@types/node', '@types/pg', 'cross-env', 'fast-check', 'jest', 'jest-environment-node', 'ts-jest', 'typescript'];
+const RUNTIME_DEPENDENCIES = ['@electric-sql/pglite', '@koa/cors', '@redis/client', 'ajv', 'ajv-formats', 'koa', 'kysely', 'pg', 'pino', 'swagger-ui-dist', 'yaml'];
+const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa', '@types/koa__cors', '@types/node', '@types/pg', 'cross-env', 'fast-check', 'jest', 'jest-environment-node', 'pino-pretty', 'ts-jest', 'typescript'];
 
 export const serverTarget: Target = {
   name: 'server',

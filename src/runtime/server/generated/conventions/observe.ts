@@ -1,0 +1,66 @@
+/**
+ * The outermost middleware: every request, answered by the API, the
+ * service's own addresses or a CORS preflight, gets its request id, runs in
+ * its request scope and trace span, and leaves one access line: method,
+ * route template (never the path, which may carry what the caller typed),
+ * status, duration, request id, principal id, trace id. The line is written
+ * once the answer is sent (or the connection dropped), so a stream's
+ * duration is the whole stream's.
+ */
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Logger } from './logger.js';
+import { requestScope } from './logging.js';
+import { assignRequestId } from './request-id.js';
+import type { ServiceState } from './state.js';
+import { traceIdOf, type Tracing } from './tracing.js';
+
+export interface ObserveOptions {
+  logger: Logger;
+  /** Whether the request's asynchronous work knows its request id (`asyncContextFromEnv`). */
+  asyncContext: boolean;
+  /** Spans where OpenTelemetry is installed (tracing.ts). */
+  tracing?: Tracing;
+}
+
+export function observeRequests(options: ObserveOptions): Middleware<ServiceState> {
+  const { logger, tracing } = options;
+  const access = logger.isLevelEnabled('info');
+  return async (ctx, next) => {
+    const started = performance.now();
+    assignRequestId(ctx);
+    // Every answer, errors and preflights included: a browser must not read an error's text as HTML.
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    const span = tracing?.start(ctx.method, ctx.path, ctx.headers);
+    const traceId = span?.ids.traceId ?? traceIdOf(ctx.get('traceparent') || undefined);
+    ctx.res.once('close', () => {
+      const status = ctx.res.headersSent ? ctx.res.statusCode : 499;
+      span?.finish(ctx.state.route, status);
+      if (access)
+        logger.info(accessLine(ctx, status, performance.now() - started, traceId), 'request');
+    });
+    const answer = () => next();
+    const traced = span ? () => span.within(answer) : answer;
+    // What the request sets off, awaited or not, is then logged under its id (logging.ts).
+    if (options.asyncContext) await requestScope.run({ requestId: ctx.state.requestId }, traced);
+    else await traced();
+  };
+}
+
+/** The access line's fields: nothing a caller sent but the method and a valid trace id. */
+function accessLine(
+  ctx: ParameterizedContext<ServiceState>,
+  status: number,
+  durationMs: number,
+  traceId: string | undefined,
+): Record<string, string | number> {
+  const line: Record<string, string | number> = {
+    requestId: ctx.state.requestId,
+    method: ctx.method,
+    route: ctx.state.route ?? '(none)',
+    status,
+    durationMs: Math.round(durationMs * 100) / 100,
+  };
+  if (ctx.state.principal) line.principal = ctx.state.principal.id;
+  if (traceId) line.traceId = traceId;
+  return line;
+}

@@ -1,0 +1,118 @@
+/**
+ * The service's pino logger (logger.ts) and its access line (observe.ts):
+ * levels from LOG_LEVEL, credentials gone from objects and text, configured
+ * fields redacted, one access line per request with the route template.
+ */
+import Koa from 'koa';
+import { Writable } from 'node:stream';
+import { createLogger, errorLoggerFor, logLevelFromEnv } from '../../../src/runtime/server/generated/conventions/logger.js';
+import { redactionOf } from '../../../src/runtime/server/generated/conventions/logging.js';
+import { observeRequests } from '../../../src/runtime/server/generated/conventions/observe.js';
+import type { ServiceState } from '../../../src/runtime/server/generated/conventions/state.js';
+import { listen } from '../../loopback.js';
+
+/** A destination that keeps each line, parsed. */
+function captured(): { lines: Record<string, unknown>[]; destination: Writable } {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, destination };
+}
+
+const redaction = redactionOf(['X-Tenant-Key'], {});
+
+describe('createLogger', () => {
+  test('LOG_LEVEL: info by default; a level below it is not written; a bad one is named', () => {
+    const { lines, destination } = captured();
+    const logger = createLogger(redaction, { env: { LOG_LEVEL: 'warn' }, destination });
+    logger.info('not written');
+    logger.warn('written');
+    expect(lines.map((line) => line.msg)).toEqual(['written']);
+    expect(logLevelFromEnv({})).toBe('info');
+    expect(() => logLevelFromEnv({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL=verbose is not one of fatal, error, warn, info, debug, trace, silent.');
+  });
+
+  test("credential headers' fields are redacted at any of three depths, and so is a Bearer token in a message", () => {
+    const { lines, destination } = captured();
+    const logger = createLogger(redaction, { env: {}, destination });
+    logger.info(
+      { authorization: 'Bearer t-1', req: { headers: { authorization: 'Bearer t-2', 'x-api-key': 'k-1', 'x-tenant-key': 'k-2', accept: 'text/plain' } }, headers: { cookie: 'sid=s-1' } },
+      'called with Bearer t-3 and x-api-key: k-3',
+    );
+    const line = JSON.stringify(lines);
+    for (const secret of ['t-1', 't-2', 't-3', 'k-1', 'k-2', 'k-3', 's-1']) expect(line).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ authorization: '[redacted]', req: { headers: { accept: 'text/plain', 'x-tenant-key': '[redacted]' } }, msg: 'called with Bearer [redacted] and x-api-key: [redacted]' });
+  });
+
+  test('LOG_REDACT_FIELDS adds fields; a path pino cannot read is named', () => {
+    const { lines, destination } = captured();
+    createLogger(redaction, { env: { LOG_REDACT_FIELDS: 'user.password, *.token' }, destination }).info({ user: { password: 'p-1', name: 'ann' }, session: { token: 'x-1' } }, 'login');
+    expect(lines[0]).toMatchObject({ user: { password: '[redacted]', name: 'ann' }, session: { token: '[redacted]' } });
+    expect(() => createLogger(redaction, { env: { LOG_REDACT_FIELDS: 'user..password' }, destination })).toThrow('LOG_REDACT_FIELDS=user..password is not a list of field paths such as user.password,*.token.');
+  });
+
+  test("an API key header with characters a path cannot hold still makes a logger", () => {
+    const odd = redactionOf(['x-key"]', 'x.key', "x'key"], {});
+    const { lines, destination } = captured();
+    createLogger(odd, { env: {}, destination }).info({ 'x.key': 'k-1' }, 'ok');
+    expect(lines[0]).toMatchObject({ msg: 'ok', 'x.key': '[redacted]' });
+  });
+
+  test('errorLoggerFor: one error line with the stack as text and the path redacted', () => {
+    const { lines, destination } = captured();
+    const log = errorLoggerFor(createLogger(redaction, { env: {}, destination }), redaction);
+    log({ requestId: 'req-1', method: 'GET', path: '/books/x-api-key=k-123', error: new Error('boom Bearer t-9') });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 50, msg: 'request failed', requestId: 'req-1', method: 'GET', path: '/books/x-api-key=[redacted]' });
+    expect(lines[0]!.error).toMatch(/^Error: boom Bearer \[redacted\]\n\s+at /);
+  });
+});
+
+describe('observeRequests: the access line', () => {
+  test('one line per request: method, route template, status, duration, request id, principal, trace id; never the path', async () => {
+    const { lines, destination } = captured();
+    const app = new Koa<ServiceState>();
+    app.use(observeRequests({ logger: createLogger(redaction, { env: {}, destination }), asyncContext: false }));
+    app.use(async (ctx) => {
+      ctx.state.route = '/books/{id}';
+      ctx.state.principal = { id: 'user-7', scheme: 'bearer', scopes: [] };
+      ctx.status = ctx.path.endsWith('missing') ? 404 : 200;
+      ctx.body = { ok: true };
+    });
+    const served = await listen(app as never);
+    try {
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const answer = await fetch(`${served.base}/books/secret-id?token=t-1`, { headers: { authorization: 'Bearer t-2', traceparent, 'x-request-id': 'req-42' } });
+      expect(answer.headers.get('x-request-id')).toBe('req-42');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      await fetch(`${served.base}/books/missing`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await served.close();
+    }
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ level: 30, msg: 'request', requestId: 'req-42', method: 'GET', route: '/books/{id}', status: 200, principal: 'user-7', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
+    expect(typeof lines[0]!.durationMs).toBe('number');
+    expect(lines[1]).toMatchObject({ route: '/books/{id}', status: 404 });
+    expect(lines[1]).not.toHaveProperty('traceId');
+    expect(JSON.stringify(lines)).not.toMatch(/secret-id|t-1|t-2/);
+  });
+
+  test('at LOG_LEVEL=warn, no access lines', async () => {
+    const { lines, destination } = captured();
+    const app = new Koa<ServiceState>();
+    app.use(observeRequests({ logger: createLogger(redaction, { env: { LOG_LEVEL: 'warn' }, destination }), asyncContext: false }));
+    app.use((ctx) => void (ctx.body = 'ok'));
+    const served = await listen(app as never);
+    try {
+      expect((await fetch(served.base)).status).toBe(200);
+    } finally {
+      await served.close();
+    }
+    expect(lines).toEqual([]);
+  });
+});
