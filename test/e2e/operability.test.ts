@@ -5,10 +5,11 @@
  * headless Chromium, a screenshot kept in reports/), and CORS for the
  * origins CORS_ORIGINS names.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import yaml from 'js-yaml';
 import { EXAMPLES, ROOT, scratchDir } from '../helpers.js';
 import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
@@ -53,6 +54,8 @@ const app = createApp({
     async (ctx, next) => {
       if (ctx.path === '/api/v1/whoami') { ctx.body = { principal: ctx.state.principal?.id ?? null }; return; }
       if (ctx.path === '/api/v1/gone') throw errors.notFound('Gone for good.');
+      // A fault whose message repeats the caller's credentials, as careless code does.
+      if (ctx.path === '/api/v1/boom') throw new Error(\`boom: authorization: \${ctx.get('authorization')}, x-api-key=\${ctx.get('x-api-key')}\`);
       await next();
     },
   ],
@@ -119,6 +122,139 @@ describe('the spec and its reference', () => {
     expect((await fetch(`${off.origin}/docs`)).status).toBe(404);
     expect((await fetch(`${off.origin}/openapi.json`)).status).toBe(200);
     await expect(startService(project, { ...ENV, DOCS_PATH: '/docs"><script>' })).rejects.toThrow(/DOCS_PATH=.* is neither off nor a path/);
+  });
+});
+
+describe('configuration', () => {
+  test('ENV_FILE (else .env) is read at start; a variable already set wins over the file', async () => {
+    const file = join(scratch.dir, 'good.env');
+    writeFileSync(file, 'DOCS_PATH=/from-file\nRATE_LIMIT=7\n');
+    const configured = await startService(project, { ...ENV, RATE_LIMIT: '5', ENV_FILE: file });
+    others.push(configured);
+    expect((await fetch(`${configured.origin}/from-file`)).status).toBe(200);
+    expect((await fetch(`${configured.baseUrl}/authors`, { headers: { authorization: `Bearer ${TOKEN}` } })).headers.get('x-ratelimit-limit')).toBe('5');
+  });
+
+  test('a .env with bad values stops the start: exit 1, every mistake on a line of its own, no stack', async () => {
+    const file = join(scratch.dir, 'bad.env');
+    writeFileSync(file, 'RATE_LIMIT=lots\nLOG_LEVEL=loud\nDOCS_AUTH=maybe\nCORS_ORIGINS=https://app.example.com/\n');
+    const { CORS_ORIGINS: _set, ...unset } = ENV; // the file's CORS_ORIGINS counts only where the variable is not set
+    const started = startService(project, { ...unset, ENV_FILE: file });
+    const failure = await started.then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain('the service exited (1) before listening');
+    expect(failure).toMatch(/configuration is wrong:\n {2}RATE_LIMIT=lots is not a whole number of at least 1\.\n/);
+    for (const line of ['  LOG_LEVEL=loud is not one of fatal, error, warn, info, debug, trace, silent.', '  DOCS_AUTH=maybe is neither true nor false.']) expect(failure).toContain(line);
+    expect(failure).toMatch(/\n {2}CORS_ORIGINS/);
+    expect(failure).not.toMatch(/\n\s+at /);
+    await expect(startService(project, { ...ENV, ENV_FILE: join(scratch.dir, 'missing.env') })).rejects.toThrow('ENV_FILE=' + join(scratch.dir, 'missing.env') + ': no such file.');
+  });
+});
+
+describe('logs', () => {
+  test('one JSON access line per request, an error with its stack; no line of the run holds a token or an API key', async () => {
+    const KEY = 'operability-api-key-4711';
+    const logged = await startService(project, { ...ENV, RATE_LIMIT: '100', API_KEYS: `${KEY}:catalog:write` }, 'dist/extended.js');
+    others.push(logged);
+    const bearer = { authorization: `Bearer ${TOKEN}` };
+    const created = await fetch(`${logged.baseUrl}/authors`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ann' }) });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { data: { id: string } }).data.id;
+    expect((await fetch(`${logged.baseUrl}/authors/${id}?token=${TOKEN}`, { headers: { 'x-api-key': KEY } })).status).toBe(200);
+    expect((await fetch(`${logged.baseUrl}/authors`, { headers: { authorization: 'Bearer not-a-token-999' } })).status).toBe(401);
+    const boom = await fetch(`${logged.baseUrl}/boom`, { headers: { ...bearer, 'x-api-key': KEY, 'x-request-id': 'boom-1' } });
+    expect(boom.status).toBe(500);
+    expect(await boom.text()).not.toContain(TOKEN);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await logged.stop()).toBe(0);
+
+    const lines = logged.output().split('\n').filter(Boolean);
+    for (const line of lines) for (const secret of [TOKEN, KEY, 'not-a-token-999']) expect(line).not.toContain(secret);
+    const entries = lines.filter((line) => !line.startsWith('listening on')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const access = entries.filter((entry) => entry.msg === 'request');
+    expect(access.map(({ method, route, status }) => `${method} ${route} ${status}`)).toEqual([
+      'POST /api/v1/authors 201',
+      'GET /api/v1/authors/{id} 200',
+      'GET /api/v1/authors 401',
+      'GET (none) 500',
+    ]);
+    expect(access[0]).toMatchObject({ level: 30, requestId: created.headers.get('x-request-id'), principal: expect.any(String) });
+    expect(access[1]).toMatchObject({ principal: expect.any(String) });
+    expect(access[2]).not.toHaveProperty('principal');
+    for (const entry of access) expect(entry.durationMs).toEqual(expect.any(Number));
+    const failed = entries.find((entry) => entry.msg === 'request failed');
+    expect(failed).toMatchObject({ level: 50, requestId: 'boom-1', method: 'GET', path: '/api/v1/boom' });
+    expect(failed!.error).toMatch(/^Error: boom: authorization: Bearer \[redacted\], x-api-key=\[redacted\]\n\s+at /);
+    expect(entries.some((entry) => entry.msg === 'SIGTERM: finishing requests in flight, then stopping.')).toBe(true);
+  });
+
+  test('LOG_LEVEL=warn: no access lines, errors still', async () => {
+    const quiet = await startService(project, { ...ENV, LOG_LEVEL: 'warn' }, 'dist/extended.js');
+    others.push(quiet);
+    expect((await fetch(`${quiet.origin}/healthz`)).status).toBe(200);
+    expect((await fetch(`${quiet.baseUrl}/boom`)).status).toBe(500);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const messages = quiet.output().split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages).toEqual(['request failed']);
+  });
+});
+
+/** An SDK a user would register with `node --import`: spans as JSON lines in a file. */
+const telemetry = (spans: string) => `import { appendFileSync } from 'node:fs';
+import { propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+const exporter = {
+  export(finished, done) {
+    for (const span of finished)
+      appendFileSync(${JSON.stringify(spans)}, JSON.stringify({ name: span.name, kind: span.kind, traceId: span.spanContext().traceId, parentSpanId: span.parentSpanContext?.spanId, attributes: span.attributes, status: span.status.code }) + '\\n');
+    done({ code: 0 });
+  },
+  shutdown: async () => {},
+};
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+`;
+
+describe('OpenTelemetry', () => {
+  test("with an SDK registered, each request is a server span named by its route, the child of the caller's traceparent", async () => {
+    const spans = join(scratch.dir, 'spans.jsonl');
+    const setup = join(project, 'telemetry.mjs');
+    writeFileSync(setup, telemetry(spans));
+    const traced = await startService(project, { ...ENV, RATE_LIMIT: '100', NODE_OPTIONS: `--import=${pathToFileURL(setup).href}` });
+    others.push(traced);
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const traceparent = `00-${traceId}-00f067aa0ba902b7-01`;
+    expect((await fetch(`${traced.baseUrl}/authors`, { headers: { authorization: `Bearer ${TOKEN}`, traceparent } })).status).toBe(200);
+    expect((await fetch(`${traced.baseUrl}/authors/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [listed, missing] = readFileSync(spans, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(listed).toMatchObject({ name: 'GET /api/v1/authors', kind: 1, traceId, parentSpanId: '00f067aa0ba902b7', attributes: { 'http.request.method': 'GET', 'http.route': '/api/v1/authors', 'http.response.status_code': 200 } });
+    expect(missing).toMatchObject({ name: 'GET /api/v1/authors/{id}', attributes: { 'http.response.status_code': 404 } });
+    expect(missing!.traceId).not.toBe(traceId);
+    expect(missing!.parentSpanId).toBeUndefined();
+    // The access line names the same trace.
+    const access = traced.output().split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line) as { traceId: string });
+    expect(access.map((line) => line.traceId)).toEqual([traceId, missing!.traceId]);
+  });
+});
+
+describe('DOCS_AUTH', () => {
+  test('the spec and /docs need a valid credential; health does not', async () => {
+    const guarded = await startService(project, { ...ENV, DOCS_AUTH: 'true' });
+    others.push(guarded);
+    for (const path of ['/openapi.json', '/openapi.yaml', '/docs', '/docs/init.js']) {
+      const refused = await fetch(`${guarded.origin}${path}`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+      expect((await fetch(`${guarded.origin}${path}`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      expect((await fetch(`${guarded.origin}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    }
+    expect((await fetch(`${guarded.origin}/healthz`)).status).toBe(200);
+    expect((await fetch(`${guarded.origin}/readyz`)).status).toBe(200);
   });
 });
 

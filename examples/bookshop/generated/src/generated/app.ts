@@ -12,12 +12,8 @@ import Koa from 'koa';
 import type { Authenticate } from './conventions/auth.js';
 import type { BodyBounds } from './conventions/body.js';
 import { ownRoutes, useBehind, useFront, type EdgeOptions } from './conventions/edge.js';
-import {
-  asyncContextFromEnv,
-  errorLoggerFor,
-  redactionOf,
-  type ErrorLogger,
-} from './conventions/logging.js';
+import { createLogger, errorLoggerFor, type Logger } from './conventions/logger.js';
+import { asyncContextFromEnv, redactionOf, type ErrorLogger } from './conventions/logging.js';
 import type { OperationContext } from './conventions/operation.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './conventions/rate-limit.js';
 import { redisRateLimitFromEnv } from './conventions/rate-limit-redis.js';
@@ -28,6 +24,7 @@ import type { ServiceState } from './conventions/state.js';
 import type { Handlers } from './handlers.js';
 import { ROUTES } from './routes.js';
 import { SERVICE } from './service.js';
+import { tracingFor } from './conventions/tracing.js';
 import { authors } from '../handlers/authors.js';
 import { books } from '../handlers/books.js';
 import { reviews } from '../handlers/reviews.js';
@@ -41,7 +38,7 @@ export const handlers: Handlers = {
   genres: genres,
 };
 
-/** Besides these, the edge's (conventions/edge.ts): `ready`, `docsPath`, `corsOrigins`, `before`, `middleware`. */
+/** Besides these, the edge's (conventions/edge.ts): `ready`, `docsPath`, `docsAuth`, `corsOrigins`, `before`, `middleware`. */
 export interface ServiceOptions extends EdgeOptions {
   /** Decides whether a credential is valid and what it may do (`src/auth.ts`). */
   authenticate: Authenticate;
@@ -55,7 +52,9 @@ export interface ServiceOptions extends EdgeOptions {
   cursorSecret?: string;
   /** How much structure a JSON body may have. Defaults: BODY_MAX_DEPTH (64) and BODY_MAX_MEMBERS (10,000). */
   bodyBounds?: Partial<BodyBounds>;
-  /** Default: stderr, without credentials (logging.ts; LOG_REDACT_HEADERS names more headers to hide). */
+  /** Default: pino's JSON lines on stdout at LOG_LEVEL, without credentials (logger.ts; LOG_REDACT_HEADERS and LOG_REDACT_FIELDS hide more). */
+  logger?: Logger;
+  /** Where a request's unexpected error goes. Default: `logger`, at `error`, with its stack. */
   logError?: ErrorLogger;
   /** Whether an error nobody awaited is logged with its request id. Default: LOG_ASYNC_CONTEXT, else on from Node 24 (logging.ts). */
   asyncContext?: boolean;
@@ -68,8 +67,8 @@ export interface ServiceOptions extends EdgeOptions {
 }
 
 /** Without CURSOR_SECRET, a key no one else can know; its price is that cursors stop at this process. */
-function processCursorSecret(): string {
-  console.warn(
+function processCursorSecret(logger: Logger): string {
+  logger.warn(
     'CURSOR_SECRET is not set: list cursors are signed with a random key of this process, so a cursor works only on the instance that issued it and not after a restart. Set the same CURSOR_SECRET on every instance.',
   );
   return randomBytes(32).toString('base64url');
@@ -93,15 +92,24 @@ function proxySettings(): { proxy: boolean; maxIpsCount?: number } {
   return { proxy: true, maxIpsCount: integerFromEnv('PROXY_HOPS', 1, { min: 1 }) };
 }
 
+/** The service's logger: pino at LOG_LEVEL on stdout, hiding the credential headers, the spec's API key headers and LOG_REDACT_FIELDS. */
+export function serviceLogger(): Logger {
+  return createLogger(redactionOf(SERVICE.apiKeyHeaders));
+}
+
 export function createApp(options: ServiceOptions): Koa<ServiceState> {
   const app = new Koa<ServiceState>(proxySettings());
+  const redaction = redactionOf(SERVICE.apiKeyHeaders);
+  const logger = options.logger ?? serviceLogger();
   const store: RateLimitStore =
-    options.rateLimit?.store ?? redisRateLimitFromEnv() ?? new MemoryRateLimitStore();
+    options.rateLimit?.store ??
+    redisRateLimitFromEnv((line) => logger.warn(line)) ??
+    new MemoryRateLimitStore();
   // serve() releases it once the last connection is closed: a Redis store quits its connection.
   app.context.release = async () => store.close?.();
-  const redaction = redactionOf(SERVICE.apiKeyHeaders);
-  // serve() logs faults outside requests with it too.
+  // serve() logs faults outside requests with them too.
   app.context.redaction = redaction;
+  app.context.logger = logger;
   // serve() calls it when asked to stop: event streams end, so their connections can close.
   const stopping = new AbortController();
   setMaxListeners(0, stopping.signal); // one listener per open event stream
@@ -109,7 +117,8 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
   const context: OperationContext<Handlers> = {
     handlers: options.handlers ?? handlers,
     routes: new Map(ROUTES.map((route) => [route.operationId, route])),
-    cursorSecret: options.cursorSecret ?? (process.env.CURSOR_SECRET || processCursorSecret()),
+    cursorSecret:
+      options.cursorSecret ?? (process.env.CURSOR_SECRET || processCursorSecret(logger)),
     validationStatus: SERVICE.validationStatus,
     realm: { name: SERVICE.realm, apiKeyHeaders: SERVICE.apiKeyHeaders },
     bodyBounds: {
@@ -130,10 +139,17 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
     handlerTimeoutMs:
       options.handlerTimeoutMs ?? integerFromEnv('HANDLER_TIMEOUT_MS', 15_000, { min: 0 }),
   };
-  useFront(app, options);
+  useFront(app, options, {
+    logger,
+    asyncContext: options.asyncContext ?? asyncContextFromEnv(),
+    tracing: tracingFor(SERVICE.title),
+  });
   app.use(
     requestConventions({
-      serviceRoutes: ownRoutes(options, store),
+      serviceRoutes: ownRoutes(options, store, {
+        authenticate: options.authenticate,
+        realm: context.realm,
+      }),
       authenticate: options.authenticate,
       apiKeyHeaders: SERVICE.apiKeyHeaders,
       rateLimit: {
@@ -146,8 +162,7 @@ export function createApp(options: ServiceOptions): Koa<ServiceState> {
         store,
       },
       acceptedVersion: SERVICE.versioning.header ? SERVICE.versioning.version : undefined,
-      log: options.logError ?? errorLoggerFor(redaction),
-      asyncContext: options.asyncContext ?? asyncContextFromEnv(),
+      log: options.logError ?? errorLoggerFor(logger, redaction),
     }),
   );
   useBehind(app, options);

@@ -24,6 +24,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, test } from '@jest/globals';
+import { pino, type Logger } from 'pino';
 
 import type {
   ApiPlan,
@@ -240,6 +241,7 @@ type CreateApp = (options: {
   cursorSecret: string;
   rateLimit: { limit: number; windowSeconds: number };
   logError: (entry: { requestId: string; method: string; path: string; error: unknown }) => void;
+  logger: Logger;
 }) => { listen(port: number, host: string): Server };
 
 /** High enough for the whole suite. */
@@ -285,6 +287,8 @@ async function startService(
     rateLimit,
     logError: ({ requestId, method, path, error }) =>
       consoles.current.error(`[${requestId}] ${method} ${path} failed:`, error),
+    // No access lines among the suite's output: its errors go to logError above.
+    logger: pino({ level: 'silent' }),
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

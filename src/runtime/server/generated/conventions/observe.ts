@@ -19,7 +19,7 @@ export interface ObserveOptions {
   /** Whether the request's asynchronous work knows its request id (`asyncContextFromEnv`). */
   asyncContext: boolean;
   /** Spans where OpenTelemetry is installed (tracing.ts). */
-  tracing?: Tracing;
+  tracing?: Tracing | undefined;
 }
 
 export function observeRequests(options: ObserveOptions): Middleware<ServiceState> {

@@ -9,10 +9,11 @@
  */
 import { existsSync } from 'node:fs';
 import { corsOriginsFromEnv } from './cors.js';
-import { asyncContextFromEnv } from './logging.js';
+import { createLogger } from './logger.js';
+import { asyncContextFromEnv, redactionOf } from './logging.js';
 import { redisRateLimitFromEnv } from './rate-limit-redis.js';
 import { integerFromEnv } from './serve.js';
-import { docsPathFromEnv } from './service-routes.js';
+import { docsAuthFromEnv, docsPathFromEnv } from './service-routes.js';
 
 /**
  * Reads `.env` (or the file ENV_FILE names) into the environment, where it
@@ -76,6 +77,9 @@ export function environmentProblems(env: NodeJS.ProcessEnv = process.env): strin
     }),
     () => corsOriginsFromEnv(env),
     () => docsPathFromEnv(env),
+    () => docsAuthFromEnv(env),
+    // Its level and its redacted fields, by making one that writes nowhere.
+    () => createLogger(redactionOf([], env), { env, destination: { write: () => undefined } }),
     () => asyncContextFromEnv(env),
     () => redisRateLimitFromEnv(),
   ];

@@ -197,7 +197,9 @@ export class RedisRateLimitStore implements RateLimitStore {
 }
 
 /** REDIS_URL, RATE_LIMIT_FAIL, REDIS_TIMEOUT_MS and RATE_LIMIT_KEY_PREFIX; undefined without REDIS_URL. */
-export function redisRateLimitFromEnv(): RedisRateLimitStore | undefined {
+export function redisRateLimitFromEnv(
+  log?: (line: string) => void,
+): RedisRateLimitStore | undefined {
   const env = process.env;
   const url = env.REDIS_URL ?? '';
   if (url === '') return undefined;
@@ -206,6 +208,7 @@ export function redisRateLimitFromEnv(): RedisRateLimitStore | undefined {
     fail: failPolicyOf(env.RATE_LIMIT_FAIL),
     timeoutMs: integerFromEnv('REDIS_TIMEOUT_MS', 200, { min: 1 }),
     prefix: env.RATE_LIMIT_KEY_PREFIX || 'ratelimit:',
+    ...(log ? { log } : {}),
   });
 }
 

@@ -13,8 +13,6 @@ import { ApiError, asApiError, ERROR_CODES } from './errors.js';
 import type { ErrorLogger } from './logging.js';
 import type { ServiceState } from './state.js';
 
-export { logToStderr, type ErrorLogger } from './logging.js';
-
 export function answerError(
   ctx: ParameterizedContext<ServiceState>,
   caught: unknown,

@@ -79,15 +79,20 @@ export function routesFor<Handlers>(
   context: OperationContext<Handlers>,
   options: RoutingOptions,
 ): Middleware<ServiceState> {
-  const tree = routeTree<OperationHandler>();
-  for (const route of routes) tree.add(route.path, route.method, operation(route, context));
+  const tree = routeTree<{ answer: OperationHandler; template: string }>();
+  for (const route of routes)
+    tree.add(route.path, route.method, {
+      answer: operation(route, context),
+      template: `${options.basePath}${route.path}`,
+    });
   const unmatched = unmatchedBy(options);
   return async (ctx) => {
     const path = within(ctx.path, options.basePath);
     const match = path === undefined ? undefined : tree.match(path, ctx.method);
     if (!match) throw unmatched(ctx.path);
     if ('allow' in match) throw errors.methodNotAllowed(match.allow);
-    await match.target(ctx, match.params);
+    ctx.state.route = match.target.template;
+    await match.target.answer(ctx, match.params);
   };
 }
 

@@ -21,6 +21,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import { createLogger, type Logger } from './logger.js';
 import { currentRequestId, describeError, redactionOf, type Redaction } from './logging.js';
 
 /** In milliseconds. */
@@ -44,6 +45,8 @@ export interface ServeOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** What faults outside requests may not log. Default: the app's own (`app.context.redaction`, set by createApp), else the credential headers. */
   redaction?: Redaction;
+  /** Where stopping and faults are told. Default: the app's (`app.context.logger`), else pino on stdout. */
+  logger?: Logger;
   /** Closes what the service holds open (its database) after the last request, before the process exits. */
   onClose?: () => Promise<void>;
 }
@@ -70,8 +73,16 @@ export type Servable = Pick<Koa, 'callback'> & { context: object };
 
 export function serve(
   app: Servable,
-  { port, host, timeouts: given = {}, redaction = appRedaction(app), onClose }: ServeOptions,
+  {
+    port,
+    host,
+    timeouts: given = {},
+    redaction = appRedaction(app),
+    logger,
+    onClose,
+  }: ServeOptions,
 ): Promise<Server> {
+  const log = logger ?? appLogger(app) ?? createLogger(redaction);
   const timeouts = { ...timeoutsFromEnv(), ...given };
   const server = createServer(
     {
@@ -89,6 +100,7 @@ export function serve(
     timeouts.shutdownGraceMs,
     releaseOf(app, onClose),
     appStop(app),
+    log,
   );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -96,7 +108,7 @@ export function serve(
       // Kept for a second signal too: the drain is bounded by its grace period, not cut short by an impatient supervisor.
       process.on('SIGTERM', () => shutdown.stop('SIGTERM', 0));
       process.on('SIGINT', () => shutdown.stop('SIGINT', 0));
-      watchFaults(shutdown, redaction);
+      watchFaults(shutdown, redaction, log);
       resolve(server);
     });
   });
@@ -106,6 +118,11 @@ export function serve(
 function appRedaction(app: Servable): Redaction {
   const kept = (app.context as { redaction?: Redaction }).redaction;
   return kept ?? redactionOf();
+}
+
+/** The app's logger: createApp keeps it in `app.context` too. */
+function appLogger(app: Servable): Logger | undefined {
+  return (app.context as { logger?: Logger }).logger;
 }
 
 /** What the app holds open besides its connections; createApp keeps it in `app.context` too. */
@@ -140,6 +157,7 @@ function shutdownOf(
   graceMs: number,
   release: () => Promise<void>,
   stopAnswers: () => void,
+  log: Logger,
 ): Shutdown {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
@@ -156,18 +174,18 @@ function shutdownOf(
     stop(reason, code) {
       if (stopping) return;
       stopping = true;
-      console.log(`${reason}: finishing requests in flight, then stopping.`);
+      log.info(`${reason}: finishing requests in flight, then stopping.`);
       server.close(() => {
         // A release that fails is told, but the exit code stays the drain's.
         void release()
-          .catch((error: unknown) => console.error(`Releasing failed: ${String(error)}`))
+          .catch((error: unknown) => log.error(`Releasing failed: ${String(error)}`))
           .finally(() => process.exit(code));
       });
       for (const response of inFlight) closeAfter(response);
       stopAnswers();
       server.closeIdleConnections();
       setTimeout(() => {
-        console.error(`Requests still open after ${graceMs} ms; stopping anyway.`);
+        log.error(`Requests still open after ${graceMs} ms; stopping anyway.`);
         server.closeAllConnections();
         process.exit(1);
       }, graceMs).unref();
@@ -187,11 +205,12 @@ function closeAfter(response: ServerResponse): void {
   response.once('finish', () => socket?.end());
 }
 
-function watchFaults(shutdown: Shutdown, redaction: Redaction): void {
+function watchFaults(shutdown: Shutdown, redaction: Redaction, logger: Logger): void {
   const log = (kind: string, error: unknown) => {
     const requestId = currentRequestId();
-    console.error(
-      `${requestId ? `[${requestId}] ` : ''}${kind}: ${describeError(error, redaction)}`,
+    logger.error(
+      { ...(requestId ? { requestId } : {}), error: describeError(error, redaction) },
+      kind,
     );
   };
   process.on('unhandledRejection', (reason) =>

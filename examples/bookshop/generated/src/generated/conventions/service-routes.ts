@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ParameterizedContext } from 'koa';
 import { ApiError, ERROR_CODES } from './errors.js';
+import type { ServiceState } from './state.js';
 
 export interface ServiceRoutesOptions {
   /** Resolves when the service can serve; rejects saying what cannot (the database, the rate-limit store). */
@@ -23,6 +24,8 @@ export interface ServiceRoutesOptions {
   spec: () => Promise<string>;
   /** Where the reference page is (`/docs`); undefined: none. */
   docsPath: string | undefined;
+  /** Called before the spec or the docs are answered: throws to refuse (DOCS_AUTH). Health is never refused. */
+  guard?: (ctx: ParameterizedContext<ServiceState>) => Promise<void>;
   /** How long readiness may take before it counts as not ready. */
   readyTimeoutMs?: number;
 }
@@ -38,8 +41,16 @@ export function docsPathFromEnv(env: NodeJS.ProcessEnv = process.env): string | 
   return path;
 }
 
+/** DOCS_AUTH=true: the spec and its reference page only for a caller with a valid credential. */
+export function docsAuthFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const setting = env.DOCS_AUTH ?? '';
+  if (setting !== '' && setting !== 'true' && setting !== 'false')
+    throw new Error(`DOCS_AUTH=${setting} is neither true nor false.`);
+  return setting === 'true';
+}
+
 /** Answers the request where it is one of the service's own addresses: true when it did. */
-export type ServiceRoutes = (ctx: ParameterizedContext) => Promise<boolean>;
+export type ServiceRoutes = (ctx: ParameterizedContext<ServiceState>) => Promise<boolean>;
 
 /** swagger-ui's files the page loads, the only ones served from its package. */
 const DOCS_ASSETS: Record<string, string> = {
@@ -50,6 +61,7 @@ const DOCS_ASSETS: Record<string, string> = {
 export function serviceRoutes(options: ServiceRoutesOptions): ServiceRoutes {
   const spec = lazySpec(options.spec);
   const docs = options.docsPath;
+  const guard = options.guard ?? (async () => undefined);
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
     switch (ctx.path) {
@@ -60,6 +72,10 @@ export function serviceRoutes(options: ServiceRoutesOptions): ServiceRoutes {
         await checkReady(options);
         answer(ctx, 'application/json', JSON.stringify({ status: 'ready' }));
         return true;
+    }
+    if (!isDocument(ctx.path, docs)) return false;
+    await guard(ctx);
+    switch (ctx.path) {
       case '/openapi.yaml':
         answer(ctx, 'application/yaml; charset=utf-8', await spec.yaml(), 'public, max-age=60');
         return true;
@@ -67,13 +83,12 @@ export function serviceRoutes(options: ServiceRoutesOptions): ServiceRoutes {
         answer(ctx, 'application/json', await spec.json(), 'public, max-age=60');
         return true;
     }
-    if (docs === undefined) return false;
     if (ctx.path === docs) {
       answer(ctx, 'text/html; charset=utf-8', docsPage(docs), 'no-cache');
       ctx.set('Content-Security-Policy', DOCS_POLICY);
       return true;
     }
-    const asset = ctx.path.startsWith(`${docs}/`) ? ctx.path.slice(docs.length + 1) : '';
+    const asset = ctx.path.slice(`${docs}/`.length);
     if (asset === 'init.js') {
       answer(ctx, 'text/javascript; charset=utf-8', docsInit(), 'no-cache');
       return true;
@@ -83,6 +98,12 @@ export function serviceRoutes(options: ServiceRoutesOptions): ServiceRoutes {
     answer(ctx, type, await readFile(join(swaggerUiFolder(), asset)), 'public, max-age=86400');
     return true;
   };
+}
+
+/** The spec, or the reference page and its files. */
+function isDocument(path: string, docs: string | undefined): boolean {
+  if (path === '/openapi.yaml' || path === '/openapi.json') return true;
+  return docs !== undefined && (path === docs || path.startsWith(`${docs}/`));
 }
 
 function answer(

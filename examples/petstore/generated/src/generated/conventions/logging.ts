@@ -135,15 +135,3 @@ export type ErrorLogger = (entry: {
   path: string;
   error: unknown;
 }) => void;
-
-/** Writes a request's unexpected error to stderr, as text, without credentials. */
-export function errorLoggerFor(redaction: Redaction): ErrorLogger {
-  return ({ requestId, method, path, error }) => {
-    console.error(
-      `[${requestId}] ${method} ${redact(path, redaction)} failed: ${describeError(error, redaction)}`,
-    );
-  };
-}
-
-/** The default logger: the standard credential headers and LOG_REDACT_HEADERS. */
-export const logToStderr: ErrorLogger = (entry) => errorLoggerFor(redactionOf())(entry);

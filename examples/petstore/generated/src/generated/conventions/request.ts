@@ -2,18 +2,16 @@
 // Source: openapi.json
 
 /**
- * The conventions every request passes before its route, in order: request
- * id, identity, rate limit, requested version; and, around everything after,
- * the error envelope. One middleware, so a request pays for one layer.
- * Every answer, errors included, says `X-Content-Type-Options: nosniff`: a
- * browser must not read an error's text as HTML.
+ * The conventions every request passes before its route, in order (after
+ * its request id: observe.ts): the service's own addresses, identity, rate
+ * limit, requested version; and, around everything after, the error
+ * envelope. One middleware, so a request pays for one layer.
  */
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { identify, type Authenticate } from './auth.js';
 import { countRequest, type RateLimitOptions } from './rate-limit.js';
-import { requestScope } from './logging.js';
-import { assignRequestId } from './request-id.js';
-import { answerError, type ErrorLogger } from './respond.js';
+import type { ErrorLogger } from './logging.js';
+import { answerError } from './respond.js';
 import type { ServiceRoutes } from './service-routes.js';
 import type { ServiceState } from './state.js';
 import { checkAcceptedVersion } from './versioning.js';
@@ -26,23 +24,12 @@ export interface RequestConventions {
   /** The version the `Accept` header may ask for; undefined when the header mechanism is off. */
   acceptedVersion: number | undefined;
   log: ErrorLogger;
-  /** Whether the request's asynchronous work knows its request id (`asyncContextFromEnv`). */
-  asyncContext: boolean;
   /** The service's own addresses (health, spec, docs: service-routes.ts), answered before identity and the rate limit. */
   serviceRoutes?: ServiceRoutes;
 }
 
 export function requestConventions(options: RequestConventions): Middleware<ServiceState> {
-  return async (ctx, next) => {
-    assignRequestId(ctx);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    // What the request sets off, awaited or not, is then logged under its id (logging.ts).
-    if (options.asyncContext)
-      await requestScope.run({ requestId: ctx.state.requestId }, () =>
-        answered(ctx, next, options),
-      );
-    else await answered(ctx, next, options);
-  };
+  return async (ctx, next) => answered(ctx, next, options);
 }
 
 /** The conventions, the route, and the error envelope for whatever either throws. */
@@ -52,7 +39,10 @@ async function answered(
   options: RequestConventions,
 ): Promise<void> {
   try {
-    if (options.serviceRoutes && (await options.serviceRoutes(ctx))) return;
+    if (options.serviceRoutes && (await options.serviceRoutes(ctx))) {
+      ctx.state.route = ctx.path; // one of a few fixed paths
+      return;
+    }
     // Each awaited only when it returns a promise: a request that needs none waits for none.
     const identifying = identify(ctx, options.authenticate, options.apiKeyHeaders);
     if (identifying) await identifying;

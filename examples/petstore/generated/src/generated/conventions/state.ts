@@ -10,4 +10,6 @@ export interface ServiceState {
   principal: Principal | undefined;
   /** The scheme of the credential the request carried, accepted or not: a 401's challenge depends on it. */
   presented: CredentialScheme | undefined;
+  /** The route template that answered (`/books/{id}`), with the base path; undefined while none has. */
+  route?: string;
 }

@@ -9,13 +9,14 @@
  * SHUTDOWN_GRACE_MS, LOG_REDACT_HEADERS, LOG_ASYNC_CONTEXT, TRUST_PROXY with PROXY_HOPS (only
  * behind a proxy you run), DATABASE_URL (or DATA_DIR for the embedded database) with
  * DATABASE_POOL_SIZE, STORE (memory: no database, for mocks and tests), CORS_ORIGINS (the browser
- * origins that may call it) and DOCS_PATH (the API reference page, or off).
+ * origins that may call it), DOCS_PATH (the API reference page, or off) and DOCS_AUTH, LOG_LEVEL
+ * and LOG_REDACT_FIELDS.
  * The project's README says what each does.
  */
 // First: it loads `.env` before the modules below read the environment.
 import { envFile, environmentProblems } from './generated/conventions/environment.js';
 import { authenticate } from './auth.js';
-import { createApp } from './generated/app.js';
+import { createApp, serviceLogger } from './generated/app.js';
 import { integerFromEnv, serve } from './generated/conventions/serve.js';
 import { SERVICE } from './generated/service.js';
 import { closeDatabase, storeReady } from './store/index.js';
@@ -28,20 +29,22 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
+// JSON lines on stdout (LOG_LEVEL; `npm run dev` prints them pretty).
+const logger = serviceLogger();
 try {
   await storeReady();
   const port = integerFromEnv('PORT', 3000);
   const host = process.env.HOST ?? '127.0.0.1';
-  const server = await serve(createApp({ authenticate, ready: storeReady }), {
+  const server = await serve(createApp({ authenticate, ready: storeReady, logger }), {
     port,
     host,
     onClose: closeDatabase,
   });
   const address = server.address();
-  const listening = typeof address === 'object' && address ? address.port : port;
-  console.log(`${SERVICE.title} listening on http://${host}:${listening}${SERVICE.basePath}`);
+  const url = `http://${host}:${typeof address === 'object' && address ? address.port : port}${SERVICE.basePath}`;
+  logger.info({ url }, `${SERVICE.title} listening on ${url}`);
 } catch (error) {
   // A configuration mistake (or a port in use): one line that says which, not a stack.
-  console.error(`${SERVICE.title} did not start: ${(error as Error).message}`);
+  logger.fatal(`${SERVICE.title} did not start: ${(error as Error).message}`);
   process.exit(1);
 }
