@@ -80,7 +80,7 @@ export function routesFor<Handlers>(
   for (const route of routes)
     tree.add(route.path, route.method, {
       answer: operation(route, context),
-      template: `${options.basePath}${route.path}`,
+      template: `${options.basePath}${route.template}`,
     });
   const unmatched = unmatchedBy(options);
   return async (ctx) => {

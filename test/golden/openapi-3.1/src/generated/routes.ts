@@ -19,6 +19,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     operationId: 'getNote',
     method: 'get',
     path: '/notes/:note_id',
+    template: '/notes/{note_id}',
     kind: 'read',
     status: 200,
     hasData: true,

@@ -84,7 +84,10 @@ export interface Relation {
 export interface OperationRoute<Handlers> {
   operationId: string;
   method: string;
+  /** In router syntax, `/authors/:author_id`. */
   path: string;
+  /** As the spec writes it, `/authors/{author_id}`: logs and spans name the route by it. */
+  template: string;
   kind: OperationKind;
   /** The first 2xx status the spec declares. */
   status: number;
