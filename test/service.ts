@@ -61,7 +61,7 @@ export function startService(project: string, env: Record<string, string> = {}, 
   let output = '';
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[\d.]+:\d+)([^\s"]*)/.exec(output);
