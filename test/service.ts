@@ -86,3 +86,11 @@ export function startService(project: string, env: Record<string, string> = {}, 
     });
   });
 }
+
+/** The service's log lines (pino's JSON on stdout), parsed; other lines (a user's own prints) are left out. */
+export function logEntries(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{"level":'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

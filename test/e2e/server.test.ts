@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { EXAMPLES, scratchDir } from '../helpers.js';
 import { deleteRedisKeys, pingRedis, redisUrl, requireService } from '../services.js';
-import { compile, generateService, linkDependencies, startService, type RunningService } from '../service.js';
+import { compile, generateService, linkDependencies, logEntries, type RunningService, startService } from '../service.js';
 
 // Credentials, as the services' environment lists them.
 const WRITER = 'writer-token'; // catalog:write and reviews:write
@@ -1220,7 +1220,9 @@ describe('petstore', () => {
     expect(reply.text).not.toContain('secret stack detail');
     expect(reply.text).not.toMatch(/\bat\b.*\.(js|ts)|Error:/);
     await until(() => petstore.output().includes('secret stack detail'), 'the error in the log');
-    expect(petstore.output()).toContain('failing-request-1');
+    expect(logEntries(petstore.output()).filter((entry) => entry.msg === 'request failed' && entry.requestId === 'failing-request-1')).toEqual([
+      expect.objectContaining({ level: 50, error: expect.stringMatching(/^Error: secret stack detail\n\s+at /) }),
+    ]);
     // The service carries on.
     expect((await pets('GET', '/pets')).status).toBe(200);
   });

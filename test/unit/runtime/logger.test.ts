@@ -9,6 +9,7 @@ import { createLogger, errorLoggerFor, logLevelFromEnv } from '../../../src/runt
 import { redactionOf } from '../../../src/runtime/server/generated/conventions/logging.js';
 import { observeRequests } from '../../../src/runtime/server/generated/conventions/observe.js';
 import type { ServiceState } from '../../../src/runtime/server/generated/conventions/state.js';
+import type { Tracing } from '../../../src/runtime/server/generated/conventions/tracing.js';
 import { listen } from '../../loopback.js';
 
 /** A destination that keeps each line, parsed. */
@@ -100,6 +101,23 @@ describe('observeRequests: the access line', () => {
     expect(lines[1]).toMatchObject({ route: '/books/{id}', status: 404 });
     expect(lines[1]).not.toHaveProperty('traceId');
     expect(JSON.stringify(lines)).not.toMatch(/secret-id|t-1|t-2/);
+  });
+
+  test("a span of no SDK (all-zero ids, the API's no-op) does not hide the caller's trace id", async () => {
+    const { lines, destination } = captured();
+    const noop: Tracing = { start: () => ({ ids: { traceId: '0'.repeat(32), spanId: '0'.repeat(16) }, within: (run) => run(), finish: () => undefined }) };
+    const app = new Koa<ServiceState>();
+    app.use(observeRequests({ logger: createLogger(redaction, { env: {}, destination }), asyncContext: false, tracing: noop }));
+    app.use((ctx) => void (ctx.body = 'ok'));
+    const served = await listen(app as never);
+    try {
+      await fetch(served.base, { headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } });
+      await fetch(served.base);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await served.close();
+    }
+    expect(lines.map((line) => line.traceId)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', undefined]);
   });
 
   test('at LOG_LEVEL=warn, no access lines', async () => {

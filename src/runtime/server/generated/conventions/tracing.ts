@@ -106,8 +106,12 @@ export function tracingFor(service: string): Tracing | undefined {
 
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
 
-/** The trace id of a valid W3C `traceparent` (all zeros is invalid). */
+/** The trace id of a valid W3C `traceparent`. */
 export function traceIdOf(traceparent: string | undefined): string | undefined {
-  const traceId = traceparent === undefined ? undefined : TRACEPARENT.exec(traceparent)?.[1];
+  return validTraceId(traceparent === undefined ? undefined : TRACEPARENT.exec(traceparent)?.[1]);
+}
+
+/** The id, unless it is none (all zeros: what the API's no-op span reports). */
+export function validTraceId(traceId: string | undefined): string | undefined {
   return traceId === undefined || /^0+$/.test(traceId) ? undefined : traceId;
 }

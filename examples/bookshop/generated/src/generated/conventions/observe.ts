@@ -15,7 +15,7 @@ import type { Logger } from './logger.js';
 import { requestScope } from './logging.js';
 import { assignRequestId } from './request-id.js';
 import type { ServiceState } from './state.js';
-import { traceIdOf, type Tracing } from './tracing.js';
+import { traceIdOf, validTraceId, type Tracing } from './tracing.js';
 
 export interface ObserveOptions {
   logger: Logger;
@@ -34,7 +34,9 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
     // Every answer, errors and preflights included: a browser must not read an error's text as HTML.
     ctx.set('X-Content-Type-Options', 'nosniff');
     const span = tracing?.start(ctx.method, ctx.path, ctx.headers);
-    const traceId = span?.ids.traceId ?? traceIdOf(ctx.get('traceparent') || undefined);
+    // A span of no SDK (the API's no-op) has no trace: the caller's is logged then.
+    const traceId =
+      validTraceId(span?.ids.traceId) ?? traceIdOf(ctx.get('traceparent') || undefined);
     ctx.res.once('close', () => {
       const status = ctx.res.headersSent ? ctx.res.statusCode : 499;
       span?.finish(ctx.state.route, status);
