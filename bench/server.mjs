@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Benchmark: the generated bookshop service on PostgreSQL under load
+// Benchmark: the generated bookshop service with its memory store beside bare
+// Koa answering the same JSON, then on PostgreSQL under load
 // (autocannon), beside a hand-written Koa handler that runs the same SQL
 // through the same driver (`pg`, a pool of the same size), and beside bare Koa
 // answering canned JSON. Then a list page's p99 with 1,000,000 rows in the
@@ -34,18 +35,24 @@ const { values: flags } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     rows: { type: 'string', default: '1000000' },
+    only: { type: 'string', default: 'memory,sql' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (flags.help) {
-  console.log('Usage: node bench/server.mjs [--runs N] [--duration S] [--connections C] [--rows R] [--json]');
+  console.log('Usage: node bench/server.mjs [--runs N] [--duration S] [--connections C] [--rows R] [--only memory,sql] [--json]');
   process.exit(0);
 }
 const RUNS = positive('runs');
 const DURATION = positive('duration');
 const CONNECTIONS = positive('connections');
 const ROWS = positive('rows');
+const ONLY = new Set(flags.only.split(','));
+if ([...ONLY].some((store) => store !== 'memory' && store !== 'sql')) {
+  console.error(`bench:server: --only takes memory, sql or both, not "${flags.only}"`);
+  process.exit(1);
+}
 
 function positive(name) {
   const value = Number(flags[name]);
@@ -82,16 +89,100 @@ function start(command, env, { cwd = project } = {}) {
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout.on('data', (chunk) => {
+    const onData = (chunk) => {
       output += chunk;
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) resolve({ origin: match[1], child });
-    });
+      if (!match) return;
+      // The access lines that follow are read and dropped: matching a growing string would flatten it on every chunk.
+      child.stdout.off('data', onData).resume();
+      resolve({ origin: match[1], child });
+    };
+    child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
   });
 }
 
 const stop = (server) => new Promise((done) => (server.child.exitCode !== null ? done() : (server.child.once('exit', done), server.child.kill('SIGTERM'))));
+
+const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+const GENRES = ['fiction', 'poetry', 'history', 'science'];
+
+async function postTo(origin, path, body) {
+  const response = await fetch(`${origin}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()).data;
+}
+
+/** An author with 40 books, through the API; the two paths the bench loads. */
+async function seed(origin) {
+  const author = await postTo(origin, '/authors', { name: 'Chimamanda Ngozi Adichie', country: 'NG' });
+  let book;
+  for (let n = 0; n < 40; n++) {
+    book = await postTo(origin, `/authors/${author.id}/books`, { title: `Book ${n}`, isbn: `97800000000${String(n).padStart(2, '0')}`, genre: GENRES[n % 2], pages: 100 + n, in_print: true });
+  }
+  const paths = {
+    'GET by id': `/api/v1/authors/${author.id}/books/${book.id}`,
+    'list page (20 items, filtered, sorted)': `/api/v1/authors/${author.id}/books?genre=fiction&sort=-pages&limit=20`,
+  };
+  return { author, paths };
+}
+
+/** Bare Koa answering, from memory, the JSON text the service answered on each path. */
+async function bareKoa(service, paths, name) {
+  const canned = {};
+  for (const path of Object.values(paths)) canned[path.split('?')[0]] = await (await fetch(`${service}${path}`, { headers })).text();
+  const script = join(project, name);
+  writeFileSync(
+    script,
+    `import Koa from 'koa';
+  const canned = ${JSON.stringify(canned)};
+  const app = new Koa();
+  app.use((ctx) => { ctx.type = 'application/json'; ctx.body = canned[ctx.path]; });
+  const server = app.listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://127.0.0.1:' + server.address().port));
+  `,
+  );
+  return (await start([script], {})).origin;
+}
+
+function load(origin, path) {
+  return autocannon({ url: `${origin}${path}`, connections: CONNECTIONS, duration: DURATION, headers });
+}
+
+/** Alternating runs of each server on the path: medians of requests per second and p99. */
+async function compare(path, servers) {
+  const runs = Object.fromEntries(Object.keys(servers).map((label) => [label, []]));
+  for (let run = 0; run < RUNS; run++) {
+    for (const [label, origin] of Object.entries(servers)) {
+      const result = await load(origin, path);
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      runs[label].push({ rps: result.requests.average, p99: result.latency.p99 });
+      log('.');
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(runs).map(([label, values]) => [label, { rps: median(values.map((r) => r.rps)), p99Ms: median(values.map((r) => r.p99)) }]),
+  );
+}
+
+
+// All conventions on: auth, rate limiting (with a budget no run can spend), validation, envelope, ETag.
+const conventionsEnv = { API_TOKENS: `${TOKEN}:catalog:write`, RATE_LIMIT: String(1e9), CURSOR_SECRET: 'bench' };
+
+// ── the memory store beside bare Koa ─────────────────────────────────────────
+const memoryThroughput = [];
+async function measureMemory() {
+  const service = await start(['dist/main.js'], { ...conventionsEnv, STORE: 'memory' });
+  const { paths } = await seed(service.origin);
+  const bare = await bareKoa(service.origin, paths, 'bare-memory.mjs');
+  log(`Memory store: ${RUNS} runs of ${DURATION} s, ${CONNECTIONS} connections, ${cpus().length} cores `);
+  for (const [scenario, path] of Object.entries(paths)) {
+    const measured = await compare(path, { service: service.origin, bare });
+    memoryThroughput.push({ scenario, ...measured, ratioToBare: measured.service.rps / measured.bare.rps });
+  }
+  log('\n');
+  await stop(service);
+}
+const MEMORY_TARGETS = { 'GET by id': 0.6, 'list page (20 items, filtered, sorted)': 0.4 };
 
 // ── a database of the bench's own ───────────────────────────────────────────
 const adminUrl = process.env.DATABASE_URL && !process.env.DATABASE_URL.startsWith('memory:') ? process.env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -107,25 +198,21 @@ async function admin(statement) {
   }
 }
 try {
+  if (ONLY.has('memory')) await measureMemory();
+  report(ONLY.has('sql') ? await measureSql() : undefined);
+} finally {
+  await cleanUp();
+}
+
+async function measureSql() {
   await admin(`create database ${databaseName}`);
   dropDatabase = () => admin(`drop database if exists ${databaseName} with (force)`);
   execFileSync(process.execPath, ['dist/migrate.js'], { cwd: project, env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'ignore', 'inherit'] });
 
-  // All conventions on: auth, rate limiting (with a budget no run can spend), validation, envelope, ETag.
-  const serviceEnv = { API_TOKENS: `${TOKEN}:catalog:write`, RATE_LIMIT: String(1e9), CURSOR_SECRET: 'bench', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(POOL_SIZE) };
+  const serviceEnv = { ...conventionsEnv, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(POOL_SIZE) };
   const service = (await start(['dist/main.js'], serviceEnv)).origin;
-  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-  const post = async (path, body) => {
-    const response = await fetch(`${service}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()).data;
-  };
-  const GENRES = ['fiction', 'poetry', 'history', 'science'];
-  const author = await post('/authors', { name: 'Chimamanda Ngozi Adichie', country: 'NG' });
-  let book;
-  for (let n = 0; n < 40; n++) {
-    book = await post(`/authors/${author.id}/books`, { title: `Book ${n}`, isbn: `97800000000${String(n).padStart(2, '0')}`, genre: GENRES[n % 2], pages: 100 + n, in_print: true });
-  }
+  const post = (path, body) => postTo(service, path, body);
+  const { author, paths } = await seed(service);
 
   // ── the hand-written handler: the service's SQL, the same driver and pool ───
   // The statements are the store's (src/store/sql.ts) for these two requests.
@@ -170,10 +257,6 @@ try {
   );
   const byHand = (await start([handwritten], { DATABASE_URL: databaseUrl })).origin;
 
-  const paths = {
-    'GET by id': `/api/v1/authors/${author.id}/books/${book.id}`,
-    'list page (20 items, filtered, sorted)': `/api/v1/authors/${author.id}/books?genre=fiction&sort=-pages&limit=20`,
-  };
 
   // The hand-written handler answers the same items: the comparison is of equal work.
   for (const [name, path] of Object.entries(paths)) {
@@ -182,41 +265,9 @@ try {
   }
 
   // ── bare Koa, answering what the service answered ───────────────────────────
-  const canned = {};
-  for (const [name, path] of Object.entries(paths)) canned[path.split('?')[0]] = await (await fetch(`${service}${path}`, { headers })).text();
-  const bareScript = join(project, 'bare.mjs');
-  writeFileSync(
-    bareScript,
-    `import Koa from 'koa';
-  const canned = ${JSON.stringify(canned)};
-  const app = new Koa();
-  app.use((ctx) => { ctx.type = 'application/json'; ctx.body = canned[ctx.path]; });
-  const server = app.listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://127.0.0.1:' + server.address().port));
-  `,
-  );
-  const bare = (await start([bareScript], {})).origin;
+  const bare = await bareKoa(service, paths, 'bare-sql.mjs');
 
   // ── load ─────────────────────────────────────────────────────────────────────
-  function load(origin, path) {
-    return autocannon({ url: `${origin}${path}`, connections: CONNECTIONS, duration: DURATION, headers });
-  }
-
-  /** Alternating runs of each server on the path: medians of requests per second and p99. */
-  async function compare(path, servers) {
-    const runs = Object.fromEntries(Object.keys(servers).map((label) => [label, []]));
-    for (let run = 0; run < RUNS; run++) {
-      for (const [label, origin] of Object.entries(servers)) {
-        const result = await load(origin, path);
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-        runs[label].push({ rps: result.requests.average, p99: result.latency.p99 });
-        log('.');
-      }
-    }
-    return Object.fromEntries(
-      Object.entries(runs).map(([label, values]) => [label, { rps: median(values.map((r) => r.rps)), p99Ms: median(values.map((r) => r.p99)) }]),
-    );
-  }
-
   log(`${RUNS} runs of ${DURATION} s, ${CONNECTIONS} connections, ${cpus().length} cores (servers, PostgreSQL and load generator share them)\n`);
   const throughput = [];
   for (const [scenario, path] of Object.entries(paths)) {
@@ -270,16 +321,38 @@ try {
     coldRuns.migrate.push(performance.now() - started);
     coldRuns.fresh.push(await firstAnswer(['dist/main.js'], env, '/api/v1/authors'));
     coldRuns.restart.push(await firstAnswer(['dist/main.js'], env, '/api/v1/authors'));
-    coldRuns.bare.push(await firstAnswer([bareScript], {}, paths['GET by id'].split('?')[0]));
+    coldRuns.bare.push(await firstAnswer([join(project, 'bare-sql.mjs')], {}, paths['GET by id'].split('?')[0]));
     log('.');
   }
   log('\n');
   const coldStart = Object.fromEntries(Object.entries(coldRuns).map(([name, values]) => [name, median(values)]));
 
+  return { throughput, million, coldStart };
+}
 
-  if (flags.json) console.log(JSON.stringify({ throughput, million, coldStart }, null, 2));
-  else {
-    console.log('On PostgreSQL:');
+function report(sqlResults) {
+  if (flags.json) {
+    console.log(JSON.stringify({ memory: memoryThroughput, ...sqlResults }, null, 2));
+  } else {
+    if (memoryThroughput.length > 0) {
+      console.log('With the memory store (STORE=memory):');
+      console.log('| scenario | generated service | bare Koa (canned JSON) | ratio | p99 service | p99 bare |');
+      console.log('|---|---|---|---|---|---|');
+      for (const row of memoryThroughput)
+        console.log(`| ${row.scenario} | ${row.service.rps.toFixed(0)} req/s | ${row.bare.rps.toFixed(0)} req/s | ${row.ratioToBare.toFixed(2)} | ${row.service.p99Ms} ms | ${row.bare.p99Ms} ms |`);
+    }
+    if (sqlResults) reportSql(sqlResults);
+  }
+  // A measurement, not a test: missing the target is reported, not an error (as in bench/generate.mjs).
+  for (const row of memoryThroughput) {
+    const target = MEMORY_TARGETS[row.scenario];
+    log(`${row.ratioToBare >= target ? '✔' : '✘'} memory store, ${row.scenario} at ${row.ratioToBare.toFixed(2)} of bare Koa (target ≥ ${target})\n`);
+  }
+  for (const row of sqlResults?.throughput ?? []) log(`${row.ratio >= TARGET_RATIO ? '✔' : '✘'} ${row.scenario} at ${row.ratio.toFixed(2)} of the hand-written handler (target ≥ ${TARGET_RATIO})\n`);
+}
+
+function reportSql({ throughput, million, coldStart }) {
+    console.log('\nOn PostgreSQL:');
     console.log('| scenario | generated service | hand-written Koa + pg | ratio | bare Koa (canned JSON) | ratio | p99 service | p99 hand-written |');
     console.log('|---|---|---|---|---|---|---|---|');
     for (const row of throughput) {
@@ -296,9 +369,4 @@ try {
     console.log(`| first start | ${coldStart.fresh.toFixed(0)} ms |`);
     console.log(`| restart | ${coldStart.restart.toFixed(0)} ms |`);
     console.log(`| bare Koa, for scale | ${coldStart.bare.toFixed(0)} ms |`);
-  }
-  // A measurement, not a test: missing the target is reported, not an error (as in bench/generate.mjs).
-  for (const row of throughput) log(`${row.ratio >= TARGET_RATIO ? '✔' : '✘'} ${row.scenario} at ${row.ratio.toFixed(2)} of the hand-written handler (target ≥ ${TARGET_RATIO})\n`);
-} finally {
-  await cleanUp();
 }

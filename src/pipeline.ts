@@ -20,7 +20,7 @@ import { loadSpec, placeAll, type LoadedSpec } from './load/index.js';
 import { mayReference, refRootsOf } from './load/ref-root.js';
 import type { SourceSet } from './load/sources.js';
 import { buildModel, type ApiModel } from './model/index.js';
-import { render, type OutputFile, type Target } from './render/index.js';
+import { render, type FileCount, type OutputFile, type Target } from './render/index.js';
 import { clientTarget } from './render/targets/client.js';
 import { conformanceTarget } from './render/targets/conformance/index.js';
 import { projectTarget } from './render/targets/project.js';
@@ -49,10 +49,13 @@ import { unifiedDiff } from './unified-diff.js';
  */
 export const TARGETS: readonly Target[] = [resourceTypesTarget, projectTarget, clientTarget, serverTarget, conformanceTarget, typesTarget, specTarget];
 
-/** Told when each stage starts and ends, for progress output. */
+/** Told when each stage starts and ends, for progress output; `files` within render and format. */
 export interface Progress {
   start(stage: string): void;
   end(stage: string, milliseconds: number): void;
+  /** The stage threw: its line ends there (a live line stops redrawing). */
+  fail?(stage: string, milliseconds: number): void;
+  files?(count: FileCount): void;
 }
 
 const SILENT: Progress = { start() {}, end() {} };
@@ -60,7 +63,13 @@ const SILENT: Progress = { start() {}, end() {} };
 async function stage<T>(progress: Progress, name: string, run: () => T | Promise<T>): Promise<T> {
   progress.start(name);
   const began = performance.now();
-  const result = await run();
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    progress.fail?.(name, performance.now() - began);
+    throw error;
+  }
   progress.end(name, performance.now() - began);
   return result;
 }
@@ -159,6 +168,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           specName: basename(sources.root),
           previousStorage: options.previousStorage,
           finish: formatter.format,
+          ...(progress.files ? { onFiles: progress.files } : {}),
         }),
       );
       return { files, sources, resources, warnings, operations: operationRecords(model), loadWarnings };
@@ -264,10 +274,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const settled = !options.force && !options.updatePackageJson && revert.length === 0 && previous !== undefined;
   if (settled && isUpToDate({ ...options, outDir, previous, settings: resources.fingerprint, templates })) {
     const inputs = referableInputs(options, previous).map((input) => input.file);
-    // Reported on every run until accepted: the last run recorded which scaffolds drifted.
-    const drift = driftedScaffolds(previous.files, readDiskState(outDir, Object.keys(previous.files).filter((path) => previous.files[path]!.rendered !== undefined)));
     return {
-      drift,
+      drift: recordedDrift(outDir, previous),
       actions: [],
       operations: { added: [], removed: [] },
       upToDate: true,
@@ -354,20 +362,35 @@ export function recordedInputs(options: InputOptions, outDir: string): string[] 
   return [...new Set([...given, ...recorded])];
 }
 
+export interface CheckOptions extends GenerateOptions {
+  /** Regenerate and compare every file even where the manifest's fingerprints say nothing changed. */
+  full?: boolean;
+}
+
 export interface CheckResult {
   findings: Finding[];
+  /** Decided by the manifest's fingerprints (inputs, settings, every output's hash), without regenerating. */
+  byFingerprints: boolean;
   /** Scaffolds whose rendering differs from their origin: information, not a failure (they are the user's). */
   drift: string[];
   /** Warnings from loading the spec (an overlay target that selects nothing). */
   loadWarnings: Diagnostic[];
 }
 
-/** Regenerates in memory and lists every difference from what is on disk. */
-export async function check(options: GenerateOptions): Promise<CheckResult> {
+/**
+ * Lists every difference between what is on disk and what the spec
+ * generates. Where the manifest is intact and its fingerprints match (the
+ * same inputs, settings and templates, every output as recorded), nothing
+ * can differ and nothing is regenerated; otherwise (or with `full`) the
+ * output is regenerated in memory and compared file by file.
+ */
+export async function check(options: CheckOptions): Promise<CheckResult> {
   const outDir = outputFolder(options.outDir, options.spec);
   const previous = readManifest(outDir);
   const revert = templatesLeftOut(previous, options, 'check');
   if (revert.length > 0) throw new SpecforgeError(revert);
+  if (!options.full && previous !== undefined && fingerprintsMatch(options, outDir, previous))
+    return { findings: [], byFingerprints: true, loadWarnings: [], drift: recordedDrift(outDir, previous) };
   // Drift only: the rules were applied when the output was generated.
   const { files, sources, resources, operations, loadWarnings } = await buildOutputs({ ...options, lint: false, previousStorage: readStorageModel(outDir) });
   const disk = readDiskState(outDir, [...pathsToRead(files, previous), MANIFEST_PATH]);
@@ -376,7 +399,20 @@ export async function check(options: GenerateOptions): Promise<CheckResult> {
   const manifest = manifestFor({ sources, resources, templates: templatesRecord(outDir, options.templates), files: expected.files, operations });
   if (previous === undefined) findings.push({ path: MANIFEST_PATH, problem: 'missing' });
   else if (disk.get(MANIFEST_PATH) !== sha256(serializeManifest(manifest))) findings.push({ path: MANIFEST_PATH, problem: 'stale' });
-  return { findings, loadWarnings, drift: driftedScaffolds(expected.files, disk) };
+  return { findings, byFingerprints: false, loadWarnings, drift: driftedScaffolds(expected.files, disk) };
+}
+
+/** The manifest as specforge wrote it, and everything it records unchanged: a regeneration would match. */
+function fingerprintsMatch(options: CheckOptions, outDir: string, previous: Manifest): boolean {
+  if (readDiskState(outDir, [MANIFEST_PATH]).get(MANIFEST_PATH) !== sha256(serializeManifest(previous))) return false;
+  const settings = loadResources(options.templates).fingerprint;
+  return isUpToDate({ ...options, outDir, previous, settings, templates: templatesRecord(outDir, options.templates) });
+}
+
+/** Scaffolds whose last rendering differed from their origin, as the last run recorded them. */
+function recordedDrift(outDir: string, previous: Manifest): string[] {
+  const rendered = Object.keys(previous.files).filter((path) => previous.files[path]!.rendered !== undefined);
+  return driftedScaffolds(previous.files, readDiskState(outDir, rendered));
 }
 
 /** A scaffold's origin a generate would write or delete: the record is committed output like any other. */

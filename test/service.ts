@@ -58,20 +58,25 @@ export function startService(project: string, env: Record<string, string> = {}, 
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
+  // Chunks, joined when read: matching a growing string on every chunk copies all of it each time.
+  const chunks: string[] = [];
+  const output = () => chunks.join('');
+  let listening = false;
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output()}`)), 30_000);
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)([^\s"]*)/.exec(output);
+      chunks.push(chunk.toString());
+      if (listening) return;
+      const match = /listening on (http:\/\/[\d.]+:\d+)([^\s"]*)/.exec(output());
       if (!match) return;
+      listening = true;
       clearTimeout(timer);
       resolve({
         origin: match[1]!,
         baseUrl: `${match[1]}${match[2]}`,
         process: child,
-        output: () => output,
+        output,
         stop: async () => {
           if (child.exitCode === null) child.kill('SIGTERM');
           return exited;
@@ -82,7 +87,7 @@ export function startService(project: string, env: Record<string, string> = {}, 
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`the service exited (${code}) before listening:\n${output}`));
+      reject(new Error(`the service exited (${code}) before listening:\n${output()}`));
     });
   });
 }

@@ -58,6 +58,10 @@ interface GenerateArgs extends Common {
   updatePackageJson: boolean;
 }
 
+interface CheckArgs extends GenerateArgs {
+  full: boolean;
+}
+
 interface DiffScaffoldArgs extends GenerateArgs {
   file: string;
   accept: boolean;
@@ -118,10 +122,17 @@ export async function main(argv: string[]): Promise<number> {
     )
     .command(
       'check [spec]',
-      'Regenerate in memory and exit 1, listing each file, when --out is stale, hand-edited, missing files or has orphans',
-      (y) => known(outputOptions(specArgument(y))),
+      'Exit 1, listing each file, when --out is stale, hand-edited, missing files or has orphans (regenerated in memory unless the manifest\'s fingerprints show nothing changed)',
+      (y) =>
+        known(
+          outputOptions(specArgument(y)).option('full', {
+            type: 'boolean',
+            default: false,
+            describe: 'Regenerate in memory and compare every file, even where the manifest\'s fingerprints (inputs, settings, every output\'s hash) show nothing changed',
+          }),
+        ),
       async (args) => {
-        exitCode = await runCheck(withConfig<GenerateArgs>(args, ['spec', 'out']));
+        exitCode = await runCheck(withConfig<CheckArgs>(args, ['spec', 'out']));
       },
     )
     .command(
@@ -147,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
         'Options by command (`specforge <command> --help` explains each):',
         '  generate  [--out <dir>] [--templates <dir>] [--dry-run] [--force] [--watch] [--no-lint] [--update-package-json]',
         '  lint      [--format text|json] [--strict]',
-        '  check     [--out <dir>] [--templates <dir>]',
+        '  check     [--out <dir>] [--templates <dir>] [--full]',
         '  merge     --out <file|->',
         '  diff-scaffold <file>  [--out <dir>] [--templates <dir>] [--accept]',
         '  all       [--ref-root <dir>] [--overlay <file>] [--quiet] [--color|--no-color]',
@@ -404,16 +415,17 @@ async function runLint(args: LintArgs): Promise<number> {
   }
 }
 
-async function runCheck(args: GenerateArgs): Promise<number> {
+async function runCheck(args: CheckArgs): Promise<number> {
   const output = consoleOutput(args);
   return guarded(output, async () => {
-    const result = await check({ ...inputsOf(args), outDir: args.out, templates: args.templates, progress: progressOn(output) });
+    const result = await check({ ...inputsOf(args), outDir: args.out, templates: args.templates, full: args.full, progress: progressOn(output) });
     const { findings, loadWarnings } = result;
     printLoadWarnings(output, loadWarnings);
     // Scaffolds are the user's: their drift is information, whatever the result.
     const drift = () => printScaffoldDrift(output, result.drift, (path) => diffScaffoldCommand(args.given, path));
     if (findings.length === 0) {
-      output.out(`${args.out} is up to date with ${args.spec}.`);
+      const how = result.byFingerprints ? ' (by the manifest\'s fingerprints; --full regenerates to compare)' : '';
+      output.out(`${args.out} is up to date with ${args.spec}${how}.`);
       drift();
       return EXIT.ok;
     }

@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import { ansi, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import type { GenerateResult, LintWarnings, PackageJsonResult, Progress } from '../pipeline.js';
+import type { FileCount } from '../render/index.js';
 import type { Action, Change, Finding } from '../write/plan.js';
 
 export interface Output {
@@ -80,21 +81,72 @@ export function printWarnings(output: Output, warnings: LintWarnings, lintArgume
 }
 
 /**
- * Stage progress on stderr: `load … 1.21 s`. On a terminal the stage is named
- * as it starts, so a long one (rendering a 13 MB spec) shows what it is doing.
+ * Stage progress on stderr: `load … 1.21 s`. On a terminal the running stage
+ * is shown live: its name, the files done of those produced so far (`+`
+ * while targets still produce more) and the seconds it has taken, redrawn
+ * every second while the thread is free and at most four times a second as
+ * files finish, so a long stage (a 13 MB spec) is never silent.
  */
 export function progressOn(output: Output): Progress {
   if (output.quiet) return { start() {}, end() {} };
-  const live = process.stderr.isTTY === true;
+  if (process.stderr.isTTY !== true) return { start() {}, end: (stage, ms) => output.err(paint(output, '2', `  ${stage.padEnd(14)} ${formatDuration(ms)}`)) };
+  return liveProgress({ write: (text) => process.stderr.write(text), paint: (text) => paint(output, '2', text), now: () => performance.now() });
+}
+
+export interface LiveProgressIo {
+  write(text: string): void;
+  paint(text: string): string;
+  now(): number;
+  /** Calls `tick` every second until the returned function is called (default: an unref'd interval). */
+  every?(tick: () => void): () => void;
+}
+
+const REDRAW_MS = 250;
+
+export function liveProgress(io: LiveProgressIo): Progress {
+  const every =
+    io.every ??
+    ((tick) => {
+      const timer = setInterval(tick, 1000);
+      timer.unref();
+      return () => clearInterval(timer);
+    });
+  let running: { stage: string; began: number; count?: FileCount; drawn: number; stop: () => void } | undefined;
+  const draw = () => {
+    if (!running) return;
+    running.drawn = io.now();
+    io.write(`\r\u001b[K${io.paint(`  ${progressLine(running.stage, running.count, running.drawn - running.began)}`)}`);
+  };
   return {
-    start: (stage) => {
-      if (live) process.stderr.write(paint(output, '2', `  ${stage.padEnd(14)} …`));
+    start(stage) {
+      running?.stop();
+      running = { stage, began: io.now(), drawn: 0, stop: () => {} };
+      draw();
+      running.stop = every(draw);
     },
-    end: (stage, ms) => {
-      if (live) process.stderr.write('\r\u001b[K');
-      output.err(paint(output, '2', `  ${stage.padEnd(14)} ${formatDuration(ms)}`));
+    files(count) {
+      if (!running) return;
+      running.count = count;
+      if (io.now() - running.drawn >= REDRAW_MS) draw();
+    },
+    end(stage, ms) {
+      running?.stop();
+      running = undefined;
+      io.write(`\r\u001b[K${io.paint(`  ${stage.padEnd(14)} ${formatDuration(ms)}`)}\n`);
+    },
+    // Under --watch the process lives on: a failed run's line must not go on redrawing.
+    fail(stage, ms) {
+      running?.stop();
+      running = undefined;
+      io.write(`\r\u001b[K${io.paint(`  ${stage.padEnd(14)} failed after ${formatDuration(ms)}`)}\n`);
     },
   };
+}
+
+/** `render+format  312/640+ files  4 s`: the stage, its files (when it counts them), its time so far. */
+export function progressLine(stage: string, count: FileCount | undefined, elapsedMs: number): string {
+  const files = count ? `${count.done}/${count.total}${count.rendering ? '+' : ''} files  ` : '';
+  return `${stage.padEnd(14)} ${files}${Math.floor(elapsedMs / 1000)} s …`;
 }
 
 export function formatDuration(ms: number): string {

@@ -14,7 +14,7 @@
  * and a `NameRegistry` makes the names of one namespace distinct
  * (case-insensitively for files), deterministically, in the order claimed.
  */
-import ts from 'typescript';
+import { createRequire } from 'node:module';
 import { sha256 } from '../hash.js';
 import { capitalize, words } from '../openapi/names.js';
 
@@ -42,7 +42,13 @@ export function isIdentifier(name: string): boolean {
   return scansAsIdentifier(name) && !RESERVED_WORDS.has(name);
 }
 
+// TypeScript takes about 0.4 s to load: only a run that names things pays it (`check` by fingerprints does not).
+let typescript: typeof import('typescript') | undefined;
+const compiler = () =>
+  (typescript ??= createRequire(import.meta.url)('typescript') as typeof import('typescript'));
+
 function scansAsIdentifier(name: string): boolean {
+  const ts = compiler();
   const [first, ...rest] = [...name].map((character) => character.codePointAt(0)!);
   const joinerOrDollar = (code: number) => code === 0x200c || code === 0x200d || code === 0x24;
   return (
@@ -74,10 +80,12 @@ export interface IdentifierStyle {
 export function identifierName(text: string, style: IdentifierStyle): string {
   const [first, ...rest] = style.ascii ? asciiWords(text, style.fallback) : words(text);
   if (first === undefined) return identifierName(`${style.fallback} ${shortHash(text)}`, style);
-  const name = (style.case === 'pascal' ? capitalize(first) : first) + rest.map(capitalize).join('');
+  const name =
+    (style.case === 'pascal' ? capitalize(first) : first) + rest.map(capitalize).join('');
   const safe = /^\p{ID_Start}/u.test(name) ? name : `_${name}`;
   // Case mapping can, in a few scripts, give characters no identifier may hold.
-  if (!scansAsIdentifier(safe)) return identifierName(`${style.fallback} ${shortHash(text)}`, style);
+  if (!scansAsIdentifier(safe))
+    return identifierName(`${style.fallback} ${shortHash(text)}`, style);
   if (style.property) return safe;
   return RESERVED_WORDS.has(safe) || GLOBALS.has(safe) ? `${safe}_` : safe;
 }
@@ -110,7 +118,8 @@ const MAX_STEM = 60;
  */
 export function fileStem(text: string, fallback: string): string {
   const stem = asciiWords(text, fallback).join('-');
-  if (stem.length > MAX_STEM) return `${stem.slice(0, MAX_STEM - 9).replace(/-+$/, '')}-${shortHash(text)}`;
+  if (stem.length > MAX_STEM)
+    return `${stem.slice(0, MAX_STEM - 9).replace(/-+$/, '')}-${shortHash(text)}`;
   return DEVICE_NAMES.test(stem) ? `${stem}-` : stem;
 }
 
@@ -130,12 +139,17 @@ export function sqlName(text: string, fallback: string, { keepCase = false } = {
   if (plain.test(text) && text.length <= MAX_SQL_NAME) return text;
   const name = asciiWords(text, fallback).join('_');
   const start = /^[0-9]/.test(name) ? `_${name}` : name;
-  return start.length > MAX_SQL_NAME ? `${start.slice(0, MAX_SQL_NAME - 9).replace(/_+$/, '')}_${shortHash(text)}` : start;
+  return start.length > MAX_SQL_NAME
+    ? `${start.slice(0, MAX_SQL_NAME - 9).replace(/_+$/, '')}_${shortHash(text)}`
+    : start;
 }
 
 /** Spec text as a TypeScript string literal: quotes, backslashes, line breaks and every control character escaped. */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text).replace(/[\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16)}`);
+  return JSON.stringify(text).replace(
+    /[\u2028\u2029]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16)}`,
+  );
 }
 
 /**
@@ -178,7 +192,8 @@ export class NameRegistry {
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? name : `${name}${this.separator}${n}`;
       const group = [candidate, ...also(candidate)].map(this.key);
-      if (group.some((member) => this.taken.has(member)) || new Set(group).size < group.length) continue;
+      if (group.some((member) => this.taken.has(member)) || new Set(group).size < group.length)
+        continue;
       for (const member of group) this.taken.add(member);
       return candidate;
     }
@@ -186,10 +201,12 @@ export class NameRegistry {
 }
 
 /** A registry of file stems: distinct case-insensitively (macOS and Windows), suffixed `-2`, `-3`…. */
-export const fileRegistry = (reserved: Iterable<string> = []) => new NameRegistry(reserved, (name) => name.toLowerCase(), '-');
+export const fileRegistry = (reserved: Iterable<string> = []) =>
+  new NameRegistry(reserved, (name) => name.toLowerCase(), '-');
 
 /** A registry of SQL names: distinct as PostgreSQL compares quoted names (exactly), suffixed `_2`, `_3`…. */
-export const sqlNameRegistry = (reserved: Iterable<string> = []) => new NameRegistry(reserved, (name) => name, '_');
+export const sqlNameRegistry = (reserved: Iterable<string> = []) =>
+  new NameRegistry(reserved, (name) => name, '_');
 
 /** A registry of identifiers: distinct exactly, as the language compares them. */
 export const identifierRegistry = (reserved: Iterable<string> = []) => new NameRegistry(reserved);

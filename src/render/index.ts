@@ -27,6 +27,14 @@ export interface RenderOptions {
    * it (the format stage: small files are formatted while large ones render).
    */
   finish?: (file: RenderedFile) => Promise<OutputFile>;
+  /** Told as files are produced and finished; `rendering` while targets still produce more. */
+  onFiles?: (count: FileCount) => void;
+}
+
+export interface FileCount {
+  done: number;
+  total: number;
+  rendering: boolean;
 }
 
 /** Without a format stage: parts are simply joined. */
@@ -40,6 +48,8 @@ export async function render(options: RenderOptions): Promise<OutputFile[]> {
   const renderer = createRenderer(options.templates);
   const input = { document: options.document, model: options.model, renderer, runtime: options.runtime, specName: options.specName, previousStorage: options.previousStorage };
   const finish = options.finish ?? joinParts;
+  const count: FileCount = { done: 0, total: 0, rendering: true };
+  const tell = () => options.onFiles?.({ ...count });
   // Targets render one after another, in the order given; each one's files go on to `finish`
   // at once, so the next target renders while they are being finished.
   const finishing: Promise<OutputFile>[] = [];
@@ -47,11 +57,21 @@ export async function render(options: RenderOptions): Promise<OutputFile[]> {
     for (const target of options.targets) {
       for (const file of await target.render(input)) {
         // A file may still be in the making (on a worker): it is finished once it arrives.
-        const finished = Promise.resolve(file).then((ready) => finish(ready.kind === 'generated' ? withBanner(ready, options.specName) : ready));
+        const finished = Promise.resolve(file)
+          .then((ready) => finish(ready.kind === 'generated' ? withBanner(ready, options.specName) : ready))
+          .then((done) => {
+            count.done++;
+            tell();
+            return done;
+          });
         finished.catch(() => {}); // observed below; a failure must not go unhandled while later targets render
         finishing.push(finished);
+        count.total++;
       }
+      tell();
     }
+    count.rendering = false;
+    tell();
   } finally {
     await Promise.allSettled(finishing); // never leave work running behind a failure
   }

@@ -4,6 +4,7 @@
  * work, `check` for CI, --dry-run and --watch.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -194,6 +195,34 @@ describe('check', () => {
     expect(result.stdout).toContain(`  missing, stale: run \`${generate}\` and commit the result.`);
     expect(result.stdout).toContain(`  orphaned: run \`${generate}\` (it deletes them) and commit the result.`);
     expect(result.stdout).toMatch(/ {2}hand-edited: to keep the change, move it into a template override \(--templates, see the README\) or a scaffold.*; to discard it, run `.* --force`/);
+  });
+
+  test("nothing changed: decided by the manifest's fingerprints; --full, or a manifest not as specforge wrote it, regenerates to compare", async () => {
+    const { spec, out } = bookshop();
+    await runCli(['generate', spec, '--out', out, '--quiet']);
+    const fast = await runCli(['check', spec, '--out', out]);
+    expect(fast.code).toBe(0);
+    expect(fast.stdout).toContain("up to date with " + spec + " (by the manifest's fingerprints");
+    const full = await runCli(['check', spec, '--out', out, '--full']);
+    expect(full.code).toBe(0);
+    expect(full.stdout).not.toContain('fingerprints');
+
+    // An edit, and a manifest made to record it: only a full comparison can tell.
+    const manifestFile = join(out, '.specforge/manifest.json');
+    const file = 'src/generated/resources/genres.ts';
+    edit(join(out, file), (text) => text + '// edited\n');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: Record<string, { sha256: string }> };
+    manifest.files[file]!.sha256 = createHash('sha256').update(readFileSync(join(out, file))).digest('hex');
+    writeFileSync(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
+    const tampered = await runCli(['check', spec, '--out', out, '--full']);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toMatch(/src\/generated\/resources\/genres\.ts/);
+
+    // Reformatted by hand: no longer as specforge wrote it, so the fingerprints are not trusted.
+    writeFileSync(manifestFile, JSON.stringify(manifest, null, 4) + '\n');
+    const reformatted = await runCli(['check', spec, '--out', out]);
+    expect(reformatted.code).toBe(1);
+    expect(reformatted.stdout).not.toContain('fingerprints');
   });
 
   test('the generate it advises is the one that fixes it: hand-edited → --force', async () => {

@@ -120,6 +120,25 @@ describe('observeRequests: the access line', () => {
     expect(lines.map((line) => line.traceId)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', undefined]);
   });
 
+  test('LOG_REDACT_FIELDS applies to the access line too (principal)', async () => {
+    const { lines, destination } = captured();
+    const app = new Koa<ServiceState>();
+    app.use(observeRequests({ logger: createLogger(redaction, { env: { LOG_REDACT_FIELDS: 'principal' }, destination }), asyncContext: false }));
+    app.use((ctx) => {
+      ctx.state.principal = { id: 'user-7', scheme: 'bearer', scopes: [] };
+      ctx.body = 'ok';
+    });
+    const served = await listen(app as never);
+    try {
+      await fetch(served.base);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await served.close();
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request', principal: '[redacted]' });
+  });
+
   test('at LOG_LEVEL=warn, no access lines', async () => {
     const { lines, destination } = captured();
     const app = new Koa<ServiceState>();

@@ -74,6 +74,29 @@ test('filters, a descending sort with missing values last, and a cursor walk tha
   expect(names).toEqual(['C', 'A', 'D', 'E', 'B']);
 });
 
+test('search matches the words of any field; a search holding a NUL (no text column holds one) matches nothing', async () => {
+  await sql
+    .raw(
+      `create table notes ("_seq" bigint generated always as identity, "id" uuid primary key, "title" text collate "C",
+        "_extra" json, "_search" text generated always as (lower(coalesce("title", '') || ' ' || coalesce("_extra"::text, ''))) stored)`,
+    )
+    .execute(db);
+  const notes = new SqlCollection<{ id: string; title: string }>(() => Promise.resolve(db), {
+    table: { name: 'notes', id: 'uuid', owners: [], columns: [{ field: 'title', column: 'title', type: 'text' }], search: true, unique: [] },
+    type: 'notes',
+    shape: 'flat',
+    idParam: 'note_id',
+    ids: 'uuid',
+  });
+  await notes.create({ path: {}, body: { title: 'Dune' } });
+  await notes.create({ path: {}, body: { title: 'Emma', mood: 'dunes' } });
+  const search = async (text: string) =>
+    (await notes.list({ path: {}, list: { limit: 10, sort: [], filters: {}, search: text } }))!.items.map((note) => note.title);
+  expect(await search('DUNE')).toEqual(['Dune', 'Emma']);
+  expect(await search('\u0000')).toEqual([]);
+  expect(await search('dune\u0000')).toEqual([]);
+});
+
 test('`fields` reads only the columns of the fields asked for (and the sort\'s), not the rest', async () => {
   await create({ name: 'Octavia', country: 'US', pages: 300 });
   const sparse = await page({ fields: ['name'], sort: [{ field: 'pages', descending: false }] });

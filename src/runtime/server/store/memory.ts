@@ -290,11 +290,13 @@ export class MemoryCollection<Item> implements Collection<Item> {
   private matches(row: Row, list: ListQuery): boolean {
     for (const [field, value] of Object.entries(list.filters))
       if (String(row[field]) !== String(value)) return false;
-    const created = this.options.createdField
-      ? Date.parse(String(row[this.options.createdField]))
-      : NaN;
-    if (list.createdAfter && !(created > list.createdAfter.getTime())) return false;
-    if (list.createdBefore && !(created < list.createdBefore.getTime())) return false;
+    if (list.createdAfter || list.createdBefore) {
+      const created = this.options.createdField
+        ? Date.parse(String(row[this.options.createdField]))
+        : NaN;
+      if (list.createdAfter && !(created > list.createdAfter.getTime())) return false;
+      if (list.createdBefore && !(created < list.createdBefore.getTime())) return false;
+    }
     if (list.search !== undefined) {
       const needle = list.search.toLowerCase();
       if (

@@ -14,20 +14,14 @@
  * The project's README says what each does.
  */
 // First: it loads `.env` before the modules below read the environment.
-import { envFile, environmentProblems } from './generated/conventions/environment.js';
+import { stopOnEnvironmentProblems } from './generated/conventions/environment.js';
 import { authenticate } from './auth.js';
 import { createApp, serviceLogger } from './generated/app.js';
 import { integerFromEnv, serve } from './generated/conventions/serve.js';
 import { SERVICE } from './generated/service.js';
 import { closeDatabase, storeReady } from './store/index.js';
 
-const problems = [...(envFile.problem ? [envFile.problem] : []), ...environmentProblems()];
-if (problems.length > 0) {
-  console.error(
-    `${SERVICE.title} did not start, its configuration is wrong:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
-  );
-  process.exit(1);
-}
+stopOnEnvironmentProblems(SERVICE.title);
 
 // JSON lines on stdout (LOG_LEVEL; `npm run dev` prints them pretty).
 const logger = serviceLogger();

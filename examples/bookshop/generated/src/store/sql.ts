@@ -432,7 +432,8 @@ export class SqlCollection<Item> implements Collection<Item> {
       );
     if (list.search !== undefined)
       conditions.push(
-        this.table.search
+        // PostgreSQL refuses a NUL in a text parameter, and `_search` holds none (a value with one is kept in `_extra` as \u0000): nothing matches.
+        this.table.search && !list.search.includes('\0')
           ? sql`${id(SEARCH)} like ${`%${likePattern(list.search.toLowerCase())}%`}`
           : sql`false`,
       );

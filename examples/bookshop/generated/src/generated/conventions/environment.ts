@@ -92,3 +92,17 @@ export function environmentProblems(env: NodeJS.ProcessEnv = process.env): strin
     }
   });
 }
+
+/**
+ * Stops the start, exit 1, when `.env` could not be read or a variable is
+ * wrong: every mistake on a line of its own, no stack. `service` names what
+ * did not start.
+ */
+export function stopOnEnvironmentProblems(service: string): void {
+  const problems = [...(envFile.problem ? [envFile.problem] : []), ...environmentProblems()];
+  if (problems.length === 0) return;
+  console.error(
+    `${service} did not start, its configuration is wrong:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+  );
+  process.exit(1);
+}

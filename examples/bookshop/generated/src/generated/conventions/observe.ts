@@ -11,7 +11,7 @@
  * duration is the whole stream's.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { Logger } from './logger.js';
+import { accessLoggerOf, type Logger } from './logger.js';
 import { requestScope } from './logging.js';
 import { assignRequestId } from './request-id.js';
 import type { ServiceState } from './state.js';
@@ -26,8 +26,9 @@ export interface ObserveOptions {
 }
 
 export function observeRequests(options: ObserveOptions): Middleware<ServiceState> {
-  const { logger, tracing } = options;
-  const access = logger.isLevelEnabled('info');
+  const { tracing } = options;
+  const access = options.logger.isLevelEnabled('info');
+  const logger = accessLoggerOf(options.logger);
   return async (ctx, next) => {
     const started = performance.now();
     assignRequestId(ctx);

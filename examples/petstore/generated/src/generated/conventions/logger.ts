@@ -53,12 +53,19 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
+const accessLoggers = new WeakMap<Logger, Logger>();
+
+/** What writes the access lines (observe.ts): the logger, or its child without redaction where that is safe. */
+export function accessLoggerOf(logger: Logger): Logger {
+  return accessLoggers.get(logger) ?? logger;
+}
+
 /** The service's logger; a bad LOG_LEVEL or LOG_REDACT_FIELDS path stops the start with a clear message. */
 export function createLogger(redaction: Redaction, options: LoggerOptions = {}): Logger {
   const env = options.env ?? process.env;
   const fields = redactedFieldsFromEnv(env);
   try {
-    return pino(
+    const logger = pino(
       {
         level: logLevelFromEnv(env),
         redact: { paths: [...credentialPaths(redaction), ...fields], censor: '[redacted]' },
@@ -76,6 +83,10 @@ export function createLogger(redaction: Redaction, options: LoggerOptions = {}):
       },
       options.destination,
     );
+    // The access line's keys are fixed and name no credential: redacting it costs more than
+    // writing it (8 µs a line). Fields LOG_REDACT_FIELDS names may be among them (`principal`).
+    if (fields.length === 0) accessLoggers.set(logger, logger.child({}, { redact: [] }));
+    return logger;
   } catch (error) {
     if (fields.length > 0 && /redaction path/i.test((error as Error).message))
       throw new Error(
