@@ -16,6 +16,7 @@ import { lintSpec } from './lint/index.js';
 import type { OpenApiDocument } from './openapi/document.js';
 import { byKey, byLocation, byPath } from './order.js';
 import { createFormatter } from './format/index.js';
+import type { FormatMemo } from './format/memo.js';
 import { loadSpec, placeAll, type LoadedSpec } from './load/index.js';
 import { mayReference, refRootsOf } from './load/ref-root.js';
 import type { SourceSet } from './load/sources.js';
@@ -86,6 +87,8 @@ export interface PipelineOptions {
   overlay?: string;
   /** The storage model the output's migrations were written for: the next migration starts from it. */
   previousStorage?: StorageModel | undefined;
+  /** What earlier runs of this process formatted (`--watch`), so they are not formatted again. */
+  formatMemo?: FormatMemo | undefined;
 }
 
 export interface Outputs {
@@ -148,7 +151,7 @@ export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & 
 /** Every output file, formatted, in memory. */
 export async function buildOutputs(options: PipelineOptions, resources = loadResources(options.templates)): Promise<Outputs> {
   const progress = options.progress ?? SILENT;
-  const formatter = createFormatter({ threads: formatThreads(options.spec) });
+  const formatter = createFormatter({ threads: formatThreads(options.spec), memo: options.formatMemo });
   try {
     const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
     const { document: spec, sources, warnings: loadWarnings } = loaded;

@@ -31,6 +31,7 @@ import {
   type Output,
 } from './output.js';
 import { watchAndRegenerate } from './watch.js';
+import { FormatMemo } from '../format/memo.js';
 import { CONFIG_FILE, discoverConfigFile, layered, pathsFrom, type ConfigFile } from './config-file.js';
 
 export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
@@ -297,10 +298,13 @@ function reportUnexpected(output: Output, error: unknown): number {
 
 async function runGenerate(args: GenerateArgs): Promise<number> {
   const output = consoleOutput(args);
+  // Each run under --watch formats only what the last one did not.
+  const formatMemo = args.watch ? new FormatMemo() : undefined;
   const once = () =>
     guarded(output, async () => {
       const began = performance.now();
       const result = await generate({
+        formatMemo,
         ...inputsOf(args),
         outDir: args.out,
         templates: args.templates,

@@ -12,6 +12,7 @@ import { compiledWorker } from '../threads.js';
 import { startPool, type Pool } from './pool.js';
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import { FormatError, formatJob, toFormatError, type FormatJob } from './prettier.js';
+import type { FormatMemo } from './memo.js';
 
 export { PRETTIER_OPTIONS } from './prettier.js';
 
@@ -22,10 +23,20 @@ export interface Formatter {
   close(): Promise<void>;
 }
 
-/** `threads` > 1 formats on that many worker threads (where compiled workers exist). */
-export function createFormatter({ threads }: { threads: number }): Formatter {
+/**
+ * `threads` > 1 formats on that many worker threads (where compiled workers
+ * exist); a `memo` (kept across the runs of `--watch`) skips what an earlier
+ * run already formatted.
+ */
+export function createFormatter({ threads, memo }: { threads: number; memo?: FormatMemo | undefined }): Formatter {
   const pool: Pool | undefined = threads > 1 && WORKER ? startPool(WORKER, threads) : undefined;
-  const run = (job: FormatJob) => (pool && job.as !== 'verbatim' && job.format !== 'as-is' ? pool.run(job) : formatJob(job));
+  const format = (job: FormatJob) => (pool && job.as !== 'verbatim' && job.format !== 'as-is' ? pool.run(job) : formatJob(job));
+  const run = (job: FormatJob): Promise<string> => {
+    if (!memo || job.format === 'as-is' || job.as === 'verbatim') return format(job);
+    const known = memo.lookup(job);
+    if (known !== undefined) return Promise.resolve(known);
+    return format(job).then((formatted) => (memo.keep(job, formatted), formatted));
+  };
   return {
     async format(file) {
       // Each part is handed to a worker as soon as the target yields it, before the next is printed.
@@ -43,7 +54,10 @@ export function createFormatter({ threads }: { threads: number }): Formatter {
       }
       return { path: file.path, kind: file.kind, format: file.format, contents: texts.join('') };
     },
-    close: async () => pool?.close(),
+    close: async () => {
+      memo?.endRun();
+      await pool?.close();
+    },
   };
 }
 

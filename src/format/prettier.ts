@@ -2,10 +2,10 @@
  * Prettier with the pinned configuration. No config file is ever consulted,
  * so a user's .prettierrc or editorconfig cannot change the bytes we write.
  */
-import * as prettier from 'prettier';
+import type { Options } from 'prettier';
 import type { FileFormat, FilePart } from '../render/index.js';
 
-export const PRETTIER_OPTIONS: prettier.Options = {
+export const PRETTIER_OPTIONS: Options = {
   printWidth: 100,
   tabWidth: 2,
   useTabs: false,
@@ -39,8 +39,12 @@ export function toFormatError(error: unknown): FormatError {
   return new FormatError(String(message ?? error).split('\n')[0]!, loc?.start?.line);
 }
 
+/** Prettier is loaded on the first file that needs it: a run whose files are all printed in final form never pays for it. */
+let loading: Promise<typeof import('prettier')> | undefined;
+
 export async function formatJob(job: FormatJob): Promise<string> {
   if (job.format === 'as-is' || job.as === 'verbatim') return job.text;
+  const prettier = await (loading ??= import('prettier'));
   const formatted = await prettier.format(job.text, { ...PRETTIER_OPTIONS, parser: PARSERS[job.format] });
   if (job.as !== 'nested') return formatted;
   // Drop the wrapping lines: `depth` at the top and `depth` closing ones at the end.

@@ -4,6 +4,7 @@ import type { ApiModel } from '../model/index.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import type { Renderer } from './handlebars.js';
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
+import { printJson } from './json-print.js';
 
 export type FileKind = 'generated' | 'scaffold';
 
@@ -72,8 +73,13 @@ export function templateFile(renderer: Renderer, template: string, path: string,
   return { path, contents: renderer.render(template, view), kind, format: formatOf(path) };
 }
 
-/** A configuration file written from its data: JSON with the pinned formatting, so it reads like a hand-written one. */
+/**
+ * A file written from its data: JSON in prettier's form, printed directly
+ * where it can be (no format pass), so it reads like a hand-written one.
+ */
 export function jsonFile(path: string, value: object, kind: FileKind): OutputFile {
+  const printed = printJson(value);
+  if (printed !== undefined) return { path, contents: printed, kind, format: 'as-is' };
   return { path, contents: `${JSON.stringify(value, null, 2)}\n`, kind, format: 'json' };
 }
 

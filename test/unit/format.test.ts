@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
-import { formatFiles, PRETTIER_OPTIONS } from '../../src/format/index.js';
+import { createFormatter, formatFiles, PRETTIER_OPTIONS } from '../../src/format/index.js';
+import { FormatMemo } from '../../src/format/memo.js';
 import type { FileFormat, FilePart, RenderedFile } from '../../src/render/index.js';
 
 /** A rendered file: given as contents, or (when `parts` are passed) as parts only. */
@@ -214,5 +215,42 @@ describe('formatFiles: a file given in parts', () => {
   test('verbatim parts are never formatted', async () => {
     const [file] = await formatFiles([output('x.ts', '', 'typescript', [{ text: 'const   x = "untouched"\n', as: 'verbatim' }])]);
     expect(file!.contents).toBe('const   x = "untouched"\n');
+  });
+});
+
+describe('createFormatter with a memo (--watch)', () => {
+  const job = (text: string) => ({ text, as: 'statements' as const, format: 'typescript' as const });
+
+  /** One run of the format stage, as the pipeline makes it. */
+  async function formatRun(memo: FormatMemo, files: RenderedFile[]): Promise<string[]> {
+    const formatter = createFormatter({ threads: 1, memo });
+    const formatted = await Promise.all(files.map((file) => formatter.format(file)));
+    await formatter.close();
+    return formatted.map((file) => file.contents);
+  }
+
+  test('a text the memo holds is taken from it, not formatted again', async () => {
+    const memo = new FormatMemo();
+    // A marker prettier would never print: seeing it back proves prettier was not asked.
+    memo.keep(job('const a = "a"\n'), 'FROM MEMO\n');
+    const [remembered, fresh] = await formatRun(memo, [output('a.ts', 'const a = "a"\n', 'typescript'), output('b.ts', 'const b = {x:1}\n', 'typescript')]);
+    expect(remembered).toBe('FROM MEMO\n');
+    expect(fresh).toBe('const b = { x: 1 };\n');
+    expect(memo.lookup(job('const b = {x:1}\n'))).toBe('const b = { x: 1 };\n');
+  });
+
+  test('the same text formatted another way is another entry', async () => {
+    const memo = new FormatMemo();
+    memo.keep(job('{"a":1}\n'), 'FROM MEMO\n');
+    const [json] = await formatRun(memo, [output('a.json', '{"a":1}\n', 'json')]);
+    expect(json).toBe('{ "a": 1 }\n');
+  });
+
+  test('a run keeps only what it used: an entry the next run does not ask for is gone after it', async () => {
+    const memo = new FormatMemo();
+    await formatRun(memo, [output('a.ts', 'const a = 1\n', 'typescript'), output('b.ts', 'const b = 2\n', 'typescript')]);
+    await formatRun(memo, [output('a.ts', 'const a = 1\n', 'typescript')]);
+    expect(memo.lookup(job('const b = 2\n'))).toBeUndefined();
+    expect(memo.lookup(job('const a = 1\n'))).toBe('const a = 1;\n');
   });
 });

@@ -26,31 +26,21 @@ export interface Breach {
 /** Every rule of the schema the value breaks; none for a valid value. */
 export type ExampleErrors = (schema: object, value: unknown) => Breach[];
 
-const checks = new WeakMap<OpenApiDocument, Partial<Record<SchemaDirection, ExampleCheck>>>();
-const explainers = new WeakMap<OpenApiDocument, Partial<Record<SchemaDirection, ExampleErrors>>>();
+/** One validator per document and direction, shared by the check and its explanation: GitHub's spec alone holds ~1,500 example sites. */
+const validators = new WeakMap<OpenApiDocument, Partial<Record<SchemaDirection, SchemaValidator>>>();
+
+type SchemaValidator = (schema: object) => ValidateFunction | null;
 
 /** One checker per document and direction; each schema compiled once, on first use. */
 export function exampleCheckOf(document: OpenApiDocument, direction: SchemaDirection): ExampleCheck {
-  const known = checks.get(document) ?? {};
-  checks.set(document, known);
-  return (known[direction] ??= newCheck(document, direction, false));
-}
-
-/** The same judgement, with every rule broken (for a skip that names what defeated the sampler, a violation that breaks one rule only). */
-export function exampleErrorsOf(document: OpenApiDocument, direction: SchemaDirection): ExampleErrors {
-  const known = explainers.get(document) ?? {};
-  explainers.set(document, known);
-  return (known[direction] ??= newErrors(document, direction));
-}
-
-function newCheck(document: OpenApiDocument, direction: SchemaDirection, allErrors: boolean): ExampleCheck {
-  const validate = validatorOf(document, direction, allErrors);
+  const validate = validatorOf(document, direction);
   // A schema ajv cannot compile judges nothing: the value stands, as it would without this check.
   return (schema, value) => validate(schema)?.(value) ?? true;
 }
 
-function newErrors(document: OpenApiDocument, direction: SchemaDirection): ExampleErrors {
-  const validate = validatorOf(document, direction, true);
+/** The same judgement, with every rule broken (for a skip that names what defeated the sampler, a violation that breaks one rule only). */
+export function exampleErrorsOf(document: OpenApiDocument, direction: SchemaDirection): ExampleErrors {
+  const validate = validatorOf(document, direction);
   return (schema, value) => {
     const compiled = validate(schema);
     if (!compiled || compiled(value)) return [];
@@ -64,21 +54,38 @@ function newErrors(document: OpenApiDocument, direction: SchemaDirection): Examp
   };
 }
 
-function validatorOf(document: OpenApiDocument, direction: SchemaDirection, allErrors: boolean): (schema: object) => ValidateFunction | null {
+function validatorOf(document: OpenApiDocument, direction: SchemaDirection): SchemaValidator {
+  const known = validators.get(document) ?? {};
+  validators.set(document, known);
+  return (known[direction] ??= newValidator(document, direction));
+}
+
+function newValidator(document: OpenApiDocument, direction: SchemaDirection): SchemaValidator {
   const resolve = (ref: string) => lookup(document, ref);
   const intoRegistry = (ref: string) => (ref.startsWith('#') ? `${REGISTRY}${ref}` : ref);
   const Dialect = document.openapi.startsWith('3.0') ? AjvDraft7 : Ajv2020;
-  const ajv = new Dialect({ strict: false, logger: false, allErrors, validateSchema: false });
+  // allErrors costs nothing on a valid value and lets one validator serve both the check and the explanation.
+  const ajv = new Dialect({ strict: false, logger: false, allErrors: true, validateSchema: false });
   addFormats.default(ajv);
   const schemas = document.components?.schemas ?? {};
   ajv.addSchema({
     $id: REGISTRY,
     components: { schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction, ref: (ref) => ref, resolve })])) },
   });
-  const compiled = new WeakMap<object, ValidateFunction | null>();
+  const bySchema = new WeakMap<object, ValidateFunction | null>();
+  // Inline schemas repeat across operations (the same `{ type: integer }` hundreds of times): compile each text once.
+  const byText = new Map<string, ValidateFunction | null>();
   return (schema) => {
-    if (!compiled.has(schema)) compiled.set(schema, compileOrNull(ajv, toJsonSchema(schema, { direction, ref: intoRegistry, resolve })));
-    return compiled.get(schema) ?? null;
+    if (bySchema.has(schema)) return bySchema.get(schema) ?? null;
+    const jsonSchema = toJsonSchema(schema, { direction, ref: intoRegistry, resolve });
+    const text = JSON.stringify(jsonSchema);
+    let compiled = byText.get(text);
+    if (compiled === undefined) {
+      compiled = compileOrNull(ajv, jsonSchema);
+      byText.set(text, compiled);
+    }
+    bySchema.set(schema, compiled);
+    return compiled;
   };
 }
 
