@@ -3,13 +3,14 @@
  *
  * The merged spec is already bundled and validated, so the transform runs
  * directly, without openapiTS()'s own Redocly lint and bundle passes (2 s on
- * GitHub's spec). Large interfaces are cut into parts of about NODES_PER_PART
- * syntax nodes so the format stage can spread them over every core.
+ * GitHub's spec), and printed in prettier's form (types-layout.ts) but for
+ * what that printer does not model, which goes to prettier in parts.
  */
 import { astToString, scanDiscriminators, transformSchema, resolveRef, type GlobalContext, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import type { FilePart } from '../target.js';
+import { layoutMember, layoutStatement, OutOfForm } from './types-layout.js';
 
 /**
  * Parts hold about this many syntax nodes (≈ 200 kB of code): small enough
@@ -18,8 +19,13 @@ import type { FilePart } from '../target.js';
 const NODES_PER_PART = 10_000;
 
 export function* printTypes(document: OpenApiDocument): Generator<FilePart> {
+  for (const node of typeDeclarations(document)) yield* partsOf(node);
+}
+
+/** openapi-typescript's declarations of the document (`paths`, `components`, `operations`…), as syntax nodes. */
+export function typeDeclarations(document: OpenApiDocument): ts.Node[] {
   const schema = document as unknown as OpenAPI3;
-  for (const node of transformSchema(schema, context(schema))) yield* partsOf(node);
+  return transformSchema(schema, context(schema));
 }
 
 /**
@@ -66,8 +72,9 @@ function context(schema: OpenAPI3): GlobalContext {
 }
 
 function* partsOf(node: ts.Node): Generator<FilePart> {
-  if (!ts.isInterfaceDeclaration(node) || weight(node) <= NODES_PER_PART) {
-    yield { text: astToString([node] as never) + '\n', as: 'statements' };
+  if (!ts.isInterfaceDeclaration(node) || node.members.length === 0) {
+    const text = inPrettierForm(() => layoutStatement(node));
+    yield text !== undefined ? { text, as: 'verbatim' } : { text: astToString([node] as never) + '\n', as: 'statements' };
     return;
   }
   const exported = node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
@@ -79,23 +86,33 @@ function* partsOf(node: ts.Node): Generator<FilePart> {
 }
 
 /**
- * Members in parts of about NODES_PER_PART nodes; a member that is itself a large
- * object type (`components.schemas`) is opened and its members cut in turn.
+ * Members printed in prettier's form where the layout printer models them.
+ * A member it does not model is opened when it is a plain `name: { … }`
+ * (`components.schemas`), so only the members that need it go to prettier,
+ * in parts of about NODES_PER_PART nodes that the format workers share.
  */
 function* membersInParts(
   members: readonly ts.TypeElement[],
   wrap: (members: readonly ts.TypeElement[]) => ts.Node,
   depth: number,
 ): Generator<FilePart> {
-  let pending: ts.TypeElement[] = [];
-  let pendingWeight = 0;
+  // At most one of the two holds members at a time, so the parts keep the members' order.
+  let printed = '';
+  let forPrettier: ts.TypeElement[] = [];
+  let forPrettierWeight = 0;
   function* flush(): Generator<FilePart> {
-    if (pending.length > 0) yield { text: astToString([wrap(pending)] as never) + '\n', as: 'nested', depth };
-    pending = [];
-    pendingWeight = 0;
+    if (printed !== '') yield { text: printed, as: 'verbatim' };
+    if (forPrettier.length > 0) yield { text: astToString([wrap(forPrettier)] as never) + '\n', as: 'nested', depth };
+    printed = '';
+    forPrettier = [];
+    forPrettierWeight = 0;
   }
   for (const member of members) {
-    if (splittable(member)) {
+    const text = inPrettierForm(() => layoutMember(member, 2 * depth) + '\n');
+    if (text !== undefined) {
+      if (forPrettier.length > 0) yield* flush();
+      printed += text;
+    } else if (openable(member)) {
       yield* flush();
       const property = member as ts.PropertySignature & { name: ts.Identifier; type: ts.TypeLiteralNode };
       const indent = '  '.repeat(depth);
@@ -104,25 +121,39 @@ function* membersInParts(
       yield { text: `${indent}${property.name.text}: {\n`, as: 'verbatim' };
       yield* membersInParts(property.type.members, wrapInner, depth + 1);
       yield { text: `${indent}};\n`, as: 'verbatim' };
-      continue;
+    } else {
+      if (printed !== '') yield* flush();
+      forPrettier.push(member);
+      forPrettierWeight += weight(member);
+      if (forPrettierWeight >= NODES_PER_PART) yield* flush();
     }
-    pending.push(member);
-    pendingWeight += weight(member);
-    if (pendingWeight >= NODES_PER_PART) yield* flush();
   }
   yield* flush();
 }
 
-/** A plain `name: { …many members… }` property, without comments, that can be opened. */
-function splittable(member: ts.TypeElement | undefined): boolean {
+/** The text the layout printer makes, or undefined where it does not model the node (prettier formats it). */
+function inPrettierForm<T>(print: () => T): T | undefined {
+  try {
+    return print();
+  } catch (error) {
+    if (error instanceof OutOfForm) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A plain `name: { … }` property that can be opened: its members printed
+ * between `name: {` and `};`. Without comments, since the wrapper prettier
+ * formats its members in would carry them.
+ */
+function openable(member: ts.TypeElement): boolean {
   return (
-    member !== undefined &&
     ts.isPropertySignature(member) &&
     ts.isIdentifier(member.name) &&
     member.questionToken === undefined &&
+    (ts.getModifiers(member) ?? []).length === 0 &&
     member.type !== undefined &&
     ts.isTypeLiteralNode(member.type) &&
-    weight(member) > NODES_PER_PART &&
     (ts.getSyntheticLeadingComments(member) ?? []).length === 0
   );
 }
