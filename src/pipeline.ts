@@ -48,7 +48,8 @@ import { unifiedDiff } from './unified-diff.js';
  * to the format workers first, to keep them busy while the types render; the
  * merged spec (not formatted) is serialized while the types are formatted.
  */
-export const TARGETS: readonly Target[] = [resourceTypesTarget, projectTarget, clientTarget, serverTarget, conformanceTarget, typesTarget, specTarget];
+// Types first: they are printed on a worker thread, which then works while the others render here.
+export const TARGETS: readonly Target[] = [typesTarget, resourceTypesTarget, projectTarget, clientTarget, serverTarget, conformanceTarget, specTarget];
 
 /** Told when each stage starts and ends, for progress output; `files` within render and format. */
 export interface Progress {

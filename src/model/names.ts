@@ -48,6 +48,8 @@ const compiler = () =>
   (typescript ??= createRequire(import.meta.url)('typescript') as typeof import('typescript'));
 
 function scansAsIdentifier(name: string): boolean {
+  // An ASCII name needs no Unicode tables: TypeScript is loaded for the others only.
+  if (/^[\x00-\x7f]*$/.test(name)) return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
   const ts = compiler();
   const [first, ...rest] = [...name].map((character) => character.codePointAt(0)!);
   const joinerOrDollar = (code: number) => code === 0x200c || code === 0x200d || code === 0x24;
