@@ -80,6 +80,14 @@ describe('request bodies and schema defaults', () => {
   test('a PATCH body is still validated', () => {
     expect(modules.patches.updateNote!({ status: 'gone' })).toBe(false);
   });
+
+  test('operations with the same schema share one compiled validator (GitHub: 1,223 parameter sets, 603 distinct)', () => {
+    const { document, model } = mergedModel(SPEC);
+    const sources = compileValidators(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
+    expect(sources.bodies).toContain('export const replaceNote: Validator = createNote;');
+    expect(sources.bodies.match(/sourceURL="specforge:operation\/\w+"/g)).toEqual(['sourceURL="specforge:operation/createNote"']);
+    expect(modules.bodies.replaceNote).toBe(modules.bodies.createNote);
+  });
 });
 
 // Before: a JSON media type without a schema compiled no validator, and the generated routes named one that was not

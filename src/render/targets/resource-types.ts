@@ -231,7 +231,20 @@ export function storedParentOf(resource: ResourceModel, resources: ReadonlyMap<s
  */
 export function parentResourceOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>): ResourceModel | undefined {
   const parentKey = resource.parents.map((p) => p.collection).join('/');
-  return resources.get(parentKey) ?? [...resources.values()].find((candidate) => candidate.reachedAs?.includes(parentKey));
+  return resources.get(parentKey) ?? reachedAsIndex(resources).get(parentKey);
+}
+
+/** Per map of resources (made once per view, never changed): the first resource each joined key reaches. GitHub asks 700,000 times. */
+const reachedAsIndexes = new WeakMap<ReadonlyMap<string, ResourceModel>, Map<string, ResourceModel>>();
+
+function reachedAsIndex(resources: ReadonlyMap<string, ResourceModel>): Map<string, ResourceModel> {
+  let index = reachedAsIndexes.get(resources);
+  if (!index) {
+    index = new Map();
+    for (const candidate of resources.values()) for (const key of candidate.reachedAs ?? []) if (!index.has(key)) index.set(key, candidate);
+    reachedAsIndexes.set(resources, index);
+  }
+  return index;
 }
 
 /**
