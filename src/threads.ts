@@ -15,10 +15,17 @@ export function compiledWorker(url: URL): string | undefined {
 /**
  * Starts a worker with this process's Node flags, less those a worker
  * refuses (`--input-type`, set when the caller runs code with `node -e`).
+ * Under V8 flags a worker refuses (`node --max-semi-space-size=… specforge`),
+ * the worker starts without the process's flags.
  */
 export function startWorker(script: string): Worker {
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  return new Worker(script, { execArgv });
+  try {
+    return new Worker(script, { execArgv });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(script, { execArgv: [] });
+  }
 }
 
 /**

@@ -8,11 +8,12 @@
  *     message
  *     fix: hint
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DIAGNOSTIC_CATALOG, type DiagnosticCode } from '../../src/diagnostics.js';
-import { FIXTURES, ROOT, runCli, scratchDir, type CliResult } from '../helpers.js';
+import { CLI, FIXTURES, ROOT, runCli, scratchDir, type CliResult } from '../helpers.js';
 
 const MINIMAL = 'test/fixtures/valid/minimal.yaml';
 const NOTES_200_SCHEMA = '#/paths/~1notes/get/responses/200/content/application~1json/schema';
@@ -496,4 +497,24 @@ describe('--templates', () => {
     expectNoStackTrace(result);
     expect(existsSync(out)).toBe(false);
   });
+});
+
+// Before: `node --max-semi-space-size=64 specforge …` was an internal error (ERR_WORKER_INVALID_EXEC_ARGV): the
+// types, validation and format threads were started with the process's flags, which a worker refuses.
+describe('node flags a worker thread refuses', () => {
+  test('generate runs, its threads started without them', async () => {
+    const { dir, cleanup } = scratchDir();
+    try {
+      const result = await new Promise<{ code: number; stderr: string }>((done) =>
+        execFile(process.execPath, ['--max-semi-space-size=32', CLI, 'generate', MINIMAL, '--out', join(dir, 'out'), '--quiet'], { cwd: ROOT }, (error, _stdout, stderr) =>
+          done({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+        ),
+      );
+      expect(result.stderr).not.toMatch(/internal error/);
+      expect(result.code).toBe(0);
+      expect(existsSync(join(dir, 'out/src/generated/types.ts'))).toBe(true);
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
 });

@@ -13,8 +13,11 @@
  * test/unit/types-layout checks it against prettier on every example and
  * public spec.
  */
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type TS from 'typescript';
 
+// Required, not imported: an ES import of TypeScript's 9 MB CommonJS file spends a quarter of a second scanning it for exports.
+const ts = createRequire(import.meta.url)('typescript') as typeof TS;
 const PRINT_WIDTH = 100;
 
 /** What this printer does not model: the caller formats the node with prettier instead. */
@@ -25,7 +28,7 @@ const outOfForm = (what: string): never => {
 };
 
 /** A top-level declaration (an interface, a type alias) and its line end. */
-export function layoutStatement(node: ts.Node): string {
+export function layoutStatement(node: TS.Node): string {
   if (syntheticComments(node).length > 0) outOfForm('a comment on a declaration');
   const prefix = exportPrefix(node);
   if (ts.isInterfaceDeclaration(node)) {
@@ -45,15 +48,15 @@ export function layoutStatement(node: ts.Node): string {
 }
 
 /** A member of an interface or type literal at `indent` columns, with its comments and `;`. */
-export function layoutMember(member: ts.TypeElement, indent: number): string {
+export function layoutMember(member: TS.TypeElement, indent: number): string {
   const comments = syntheticComments(member).map((comment) => commentLines(comment, indent));
   return [...comments, memberLine(member, indent)].join('\n');
 }
 
-function memberLine(member: ts.TypeElement, indent: number): string {
+function memberLine(member: TS.TypeElement, indent: number): string {
   const readonly = modifiersOf(member, [ts.SyntaxKind.ReadonlyKeyword]).length > 0 ? 'readonly ' : '';
   let head: string;
-  let type: ts.TypeNode | undefined;
+  let type: TS.TypeNode | undefined;
   if (ts.isPropertySignature(member)) {
     head = `${readonly}${propertyName(member.name)}${member.questionToken ? '?' : ''}: `;
     type = member.type;
@@ -63,7 +66,7 @@ function memberLine(member: ts.TypeElement, indent: number): string {
       outOfForm('an unusual index signature');
     }
     const keyType = flatOf(unwrap(parameter!.type!)) ?? outOfForm('an index signature key that breaks');
-    head = `${readonly}[${identifier(parameter!.name as ts.Identifier)}: ${keyType}]: `;
+    head = `${readonly}[${identifier(parameter!.name as TS.Identifier)}: ${keyType}]: `;
     type = member.type;
   } else {
     return outOfForm(ts.SyntaxKind[member.kind]);
@@ -76,7 +79,7 @@ function memberLine(member: ts.TypeElement, indent: number): string {
 }
 
 /** `{ … }` of an interface or type literal whose `}` stands at `indent`: expanded, one member a line. */
-function body(members: ts.NodeArray<ts.TypeElement>, indent: number): string {
+function body(members: TS.NodeArray<TS.TypeElement>, indent: number): string {
   if (members.length === 0) return '{}';
   return `{\n${members.map((member) => layoutMember(member, indent + 2)).join('\n')}\n${' '.repeat(indent)}}`;
 }
@@ -91,7 +94,7 @@ interface Place {
 /** What holds a type, as far as its layout depends on it. */
 type Holder = 'annotation' | 'union' | 'intersection' | 'array' | 'operator' | 'arguments' | 'index';
 
-function layout(type: ts.TypeNode, at: Place, holder: Holder): string {
+function layout(type: TS.TypeNode, at: Place, holder: Holder): string {
   if (syntheticComments(type).length > 0) outOfForm('a comment on a type');
   if (ts.isTypeLiteralNode(type)) return body(type.members, at.indent);
   if (ts.isUnionTypeNode(type)) return unionLayout(type, at, holder);
@@ -104,7 +107,7 @@ function layout(type: ts.TypeNode, at: Place, holder: Holder): string {
   return flatOf(type) ?? outOfForm(ts.SyntaxKind[type.kind]);
 }
 
-function unionLayout(union: ts.UnionTypeNode, at: Place, holder: Holder): string {
+function unionLayout(union: TS.UnionTypeNode, at: Place, holder: Holder): string {
   const members = unionMembers(union);
   if (members.length === 1) return layout(members[0]!, at, holder);
   const flat = flatOf(union);
@@ -135,7 +138,7 @@ function unionLayout(union: ts.UnionTypeNode, at: Place, holder: Holder): string
  * `(A | B)` inside an array, union or intersection: on one line when it fits,
  * else the parentheses open a block holding the union whole or one member a line.
  */
-function parenthesizedUnionLayout(members: ts.TypeNode[], flat: string | undefined, at: Place): string {
+function parenthesizedUnionLayout(members: TS.TypeNode[], flat: string | undefined, at: Place): string {
   if (flat !== undefined && at.column + flat.length + 2 + at.rest <= PRINT_WIDTH) return `(${flat})`;
   const indent = at.indent + 2;
   const margin = ' '.repeat(indent);
@@ -147,12 +150,12 @@ function parenthesizedUnionLayout(members: ts.TypeNode[], flat: string | undefin
 }
 
 /** `{ … } | null`: one object (or named type) with only `null`s and `void`s stays on the object's lines. */
-function hugs(members: ts.TypeNode[]): boolean {
+function hugs(members: TS.TypeNode[]): boolean {
   const objects = members.filter((member) => ts.isTypeLiteralNode(member) || ts.isTypeReferenceNode(member));
   return objects.length === 1 && members.every((member) => member === objects[0] || isVoid(member));
 }
 
-function huggedLayout(members: ts.TypeNode[], at: Place): string {
+function huggedLayout(members: TS.TypeNode[], at: Place): string {
   const flats = members.map((member) => flatOf(member));
   let text = '';
   let column = at.column;
@@ -167,7 +170,7 @@ function huggedLayout(members: ts.TypeNode[], at: Place): string {
 }
 
 /** prettier's intersection: `A & {` inline with objects, `A &` + a new line between two non-objects when it breaks. */
-function intersectionLayout(intersection: ts.IntersectionTypeNode, at: Place, holder: Holder): string {
+function intersectionLayout(intersection: TS.IntersectionTypeNode, at: Place, holder: Holder): string {
   const members = intersectionMembers(intersection);
   if (members.length === 1) return layout(members[0]!, at, holder);
   const parenthesized = needsParentheses(holder);
@@ -202,7 +205,7 @@ function intersectionLayout(intersection: ts.IntersectionTypeNode, at: Place, ho
 }
 
 /** `Name<A, B>`: on one line when it fits; a lone object argument hugged. */
-function referenceLayout(reference: ts.TypeReferenceNode, at: Place): string {
+function referenceLayout(reference: TS.TypeReferenceNode, at: Place): string {
   const name = identifier(reference.typeName);
   const [only, ...others] = (reference.typeArguments ?? []).map(unwrap);
   if (only && others.length === 0 && ts.isTypeLiteralNode(only)) return `${name}<${body(only.members, at.indent)}>`;
@@ -216,7 +219,7 @@ function referenceLayout(reference: ts.TypeReferenceNode, at: Place): string {
  * expanded type literal inside). Parentheses are prettier's: around a union
  * or intersection inside another, an array or an operator.
  */
-function flatOf(type: ts.TypeNode): string | undefined {
+function flatOf(type: TS.TypeNode): string | undefined {
   if (syntheticComments(type).length > 0) return outOfForm('a comment on a type');
   if (ts.isTypeLiteralNode(type)) return type.members.length === 0 ? '{}' : undefined;
   if (ts.isUnionTypeNode(type) || ts.isIntersectionTypeNode(type)) {
@@ -241,7 +244,7 @@ function flatOf(type: ts.TypeNode): string | undefined {
 }
 
 /** A member of a union, intersection or array, in parentheses where it is itself a union or intersection. */
-function nestedFlat(type: ts.TypeNode): string | undefined {
+function nestedFlat(type: TS.TypeNode): string | undefined {
   const flat = flatOf(type);
   if (flat === undefined) return undefined;
   const compound = (ts.isUnionTypeNode(type) && unionMembers(type).length > 1) || (ts.isIntersectionTypeNode(type) && intersectionMembers(type).length > 1);
@@ -249,12 +252,12 @@ function nestedFlat(type: ts.TypeNode): string | undefined {
 }
 
 /** A type whose text never depends on the width (no group prettier could break), or undefined. */
-function fixedOf(type: ts.TypeNode): string | undefined {
+function fixedOf(type: TS.TypeNode): string | undefined {
   if (syntheticComments(type).length > 0) return undefined;
   const keyword = KEYWORDS.get(type.kind);
   if (keyword !== undefined) return keyword;
   if (ts.isLiteralTypeNode(type)) return literal(type.literal);
-  if (ts.isIdentifier(type as ts.Node)) return literalIdentifier((type as ts.Node as ts.Identifier).text);
+  if (ts.isIdentifier(type as TS.Node)) return literalIdentifier((type as TS.Node as TS.Identifier).text);
   if (ts.isTypeReferenceNode(type)) return type.typeArguments ? undefined : identifier(type.typeName);
   if (ts.isIndexedAccessTypeNode(type)) {
     const object = fixedOf(unwrap(type.objectType));
@@ -274,7 +277,7 @@ function fixedOf(type: ts.TypeNode): string | undefined {
   return undefined;
 }
 
-const KEYWORDS = new Map<ts.SyntaxKind, string>(
+const KEYWORDS = new Map<TS.SyntaxKind, string>(
   [
     ts.SyntaxKind.AnyKeyword,
     ts.SyntaxKind.UnknownKeyword,
@@ -290,7 +293,7 @@ const KEYWORDS = new Map<ts.SyntaxKind, string>(
   ].map((kind) => [kind, ts.tokenToString(kind)!]),
 );
 
-function literal(node: ts.LiteralTypeNode['literal']): string {
+function literal(node: TS.LiteralTypeNode['literal']): string {
   switch (node.kind) {
     case ts.SyntaxKind.NullKeyword:
       return 'null';
@@ -299,9 +302,9 @@ function literal(node: ts.LiteralTypeNode['literal']): string {
     case ts.SyntaxKind.FalseKeyword:
       return 'false';
     case ts.SyntaxKind.StringLiteral:
-      return quoted(typescriptEscaped((node as ts.StringLiteral).text));
+      return quoted(typescriptEscaped((node as TS.StringLiteral).text));
     case ts.SyntaxKind.NumericLiteral:
-      return printNumber((node as ts.NumericLiteral).text);
+      return printNumber((node as TS.NumericLiteral).text);
   }
   if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
     return `-${printNumber(node.operand.text)}`;
@@ -326,7 +329,7 @@ function arrayOf(element: string): string {
   return element.startsWith('-') ? `(${element})[]` : `${element}[]`;
 }
 
-function isVoid(type: ts.TypeNode): boolean {
+function isVoid(type: TS.TypeNode): boolean {
   return type.kind === ts.SyntaxKind.VoidKeyword || (ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword);
 }
 
@@ -335,15 +338,15 @@ function needsParentheses(holder: Holder): boolean {
 }
 
 /** Members as prettier parses the printed text: parentheses dropped, a bare union inside a union flattened. */
-function unionMembers(union: ts.UnionTypeNode): ts.TypeNode[] {
+function unionMembers(union: TS.UnionTypeNode): TS.TypeNode[] {
   return union.types.flatMap((member) => (ts.isUnionTypeNode(member) ? unionMembers(member) : [unwrap(member)]));
 }
 
-function intersectionMembers(intersection: ts.IntersectionTypeNode): ts.TypeNode[] {
+function intersectionMembers(intersection: TS.IntersectionTypeNode): TS.TypeNode[] {
   return intersection.types.flatMap((member) => (ts.isIntersectionTypeNode(member) ? intersectionMembers(member) : [unwrap(member)]));
 }
 
-function unwrap(type: ts.TypeNode): ts.TypeNode {
+function unwrap(type: TS.TypeNode): TS.TypeNode {
   return ts.isParenthesizedTypeNode(type) ? unwrap(type.type) : type;
 }
 
@@ -354,12 +357,12 @@ function columnAfter(printed: string, column: number): number {
 
 const ASCII_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-function identifier(name: ts.EntityName | ts.Identifier): string {
+function identifier(name: TS.EntityName | TS.Identifier): string {
   if (!ts.isIdentifier(name) || !ASCII_IDENTIFIER.test(name.text)) return outOfForm('a qualified or non-ASCII name');
   return name.text;
 }
 
-function propertyName(name: ts.PropertyName): string {
+function propertyName(name: TS.PropertyName): string {
   if (ts.isIdentifier(name)) return identifier(name);
   if (ts.isStringLiteral(name)) {
     // prettier's `quoteProps: as-needed` unquotes a name that is an identifier.
@@ -417,19 +420,19 @@ function printNumber(raw: string): string {
     .replace(/\.(?=e|$)/, '');
 }
 
-function exportPrefix(node: ts.Node): string {
+function exportPrefix(node: TS.Node): string {
   const modifiers = modifiersOf(node, [ts.SyntaxKind.ExportKeyword]);
   return modifiers.length > 0 ? 'export ' : '';
 }
 
 /** The node's modifiers, all of which must be among `allowed`. */
-function modifiersOf(node: ts.Node, allowed: ts.SyntaxKind[]): ts.ModifierLike[] {
+function modifiersOf(node: TS.Node, allowed: TS.SyntaxKind[]): TS.ModifierLike[] {
   const modifiers = ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
   if (modifiers.some((modifier) => !allowed.includes(modifier.kind))) outOfForm('a modifier');
   return [...modifiers];
 }
 
-function syntheticComments(node: ts.Node): readonly ts.SynthesizedComment[] {
+function syntheticComments(node: TS.Node): readonly TS.SynthesizedComment[] {
   if ((ts.getSyntheticTrailingComments(node) ?? []).length > 0) outOfForm('a trailing comment');
   return ts.getSyntheticLeadingComments(node) ?? [];
 }
@@ -438,7 +441,7 @@ function syntheticComments(node: ts.Node): readonly ts.SynthesizedComment[] {
  * A block comment as prettier prints it before a member: a JSDoc block's
  * lines re-indented (` * …`, trimmed), a one-line comment as written.
  */
-function commentLines(comment: ts.SynthesizedComment, indent: number): string {
+function commentLines(comment: TS.SynthesizedComment, indent: number): string {
   if (comment.kind !== ts.SyntaxKind.MultiLineCommentTrivia || !comment.hasTrailingNewLine) outOfForm('a comment on the same line');
   // Line ends other than \n are line breaks to TypeScript and prettier alike, but split differently.
   if (/[\r\u2028\u2029]/.test(comment.text)) outOfForm('a comment with other line ends');

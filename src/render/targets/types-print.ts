@@ -6,11 +6,18 @@
  * GitHub's spec), and printed in prettier's form (types-layout.ts) but for
  * what that printer does not model, which goes to prettier in parts.
  */
-import { astToString, scanDiscriminators, transformSchema, resolveRef, type GlobalContext, type OpenAPI3 } from 'openapi-typescript';
-import ts from 'typescript';
+import type { GlobalContext, OpenAPI3 } from 'openapi-typescript';
+import { createRequire } from 'node:module';
+import type TS from 'typescript';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import type { FilePart } from '../target.js';
 import { layoutMember, layoutStatement, OutOfForm } from './types-layout.js';
+
+// Required, not imported: both publish CommonJS, and an ES import of TypeScript's 9 MB file spends a
+// quarter of a second scanning it for its exports (openapi-typescript's CommonJS build requires it).
+const require = createRequire(import.meta.url);
+const { astToString, scanDiscriminators, transformSchema, resolveRef } = require('openapi-typescript') as typeof import('openapi-typescript');
+const ts = require('typescript') as typeof TS;
 
 /**
  * Parts hold about this many syntax nodes (≈ 200 kB of code): small enough
@@ -23,7 +30,7 @@ export function* printTypes(document: OpenApiDocument): Generator<FilePart> {
 }
 
 /** openapi-typescript's declarations of the document (`paths`, `components`, `operations`…), as syntax nodes. */
-export function typeDeclarations(document: OpenApiDocument): ts.Node[] {
+export function typeDeclarations(document: OpenApiDocument): TS.Node[] {
   const schema = document as unknown as OpenAPI3;
   return transformSchema(schema, context(schema));
 }
@@ -71,14 +78,14 @@ function context(schema: OpenAPI3): GlobalContext {
   } satisfies GlobalContext;
 }
 
-function* partsOf(node: ts.Node): Generator<FilePart> {
+function* partsOf(node: TS.Node): Generator<FilePart> {
   if (!ts.isInterfaceDeclaration(node) || node.members.length === 0) {
     const text = inPrettierForm(() => layoutStatement(node));
     yield text !== undefined ? { text, as: 'verbatim' } : { text: astToString([node] as never) + '\n', as: 'statements' };
     return;
   }
   const exported = node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
-  const wrap = (members: readonly ts.TypeElement[]) =>
+  const wrap = (members: readonly TS.TypeElement[]) =>
     ts.factory.updateInterfaceDeclaration(node, node.modifiers, node.name, node.typeParameters, node.heritageClauses, members);
   yield { text: `${exported ? 'export ' : ''}interface ${node.name.text} {\n`, as: 'verbatim' };
   yield* membersInParts(node.members, wrap, 1);
@@ -92,13 +99,13 @@ function* partsOf(node: ts.Node): Generator<FilePart> {
  * in parts of about NODES_PER_PART nodes that the format workers share.
  */
 function* membersInParts(
-  members: readonly ts.TypeElement[],
-  wrap: (members: readonly ts.TypeElement[]) => ts.Node,
+  members: readonly TS.TypeElement[],
+  wrap: (members: readonly TS.TypeElement[]) => TS.Node,
   depth: number,
 ): Generator<FilePart> {
   // At most one of the two holds members at a time, so the parts keep the members' order.
   let printed = '';
-  let forPrettier: ts.TypeElement[] = [];
+  let forPrettier: TS.TypeElement[] = [];
   let forPrettierWeight = 0;
   function* flush(): Generator<FilePart> {
     if (printed !== '') yield { text: printed, as: 'verbatim' };
@@ -114,9 +121,9 @@ function* membersInParts(
       printed += text;
     } else if (openable(member)) {
       yield* flush();
-      const property = member as ts.PropertySignature & { name: ts.Identifier; type: ts.TypeLiteralNode };
+      const property = member as TS.PropertySignature & { name: TS.Identifier; type: TS.TypeLiteralNode };
       const indent = '  '.repeat(depth);
-      const wrapInner = (inner: readonly ts.TypeElement[]) =>
+      const wrapInner = (inner: readonly TS.TypeElement[]) =>
         wrap([ts.factory.updatePropertySignature(property, property.modifiers, property.name, undefined, ts.factory.createTypeLiteralNode(inner))]);
       yield { text: `${indent}${property.name.text}: {\n`, as: 'verbatim' };
       yield* membersInParts(property.type.members, wrapInner, depth + 1);
@@ -146,7 +153,7 @@ function inPrettierForm<T>(print: () => T): T | undefined {
  * between `name: {` and `};`. Without comments, since the wrapper prettier
  * formats its members in would carry them.
  */
-function openable(member: ts.TypeElement): boolean {
+function openable(member: TS.TypeElement): boolean {
   return (
     ts.isPropertySignature(member) &&
     ts.isIdentifier(member.name) &&
@@ -158,10 +165,10 @@ function openable(member: ts.TypeElement): boolean {
   );
 }
 
-const weights = new WeakMap<ts.Node, number>();
+const weights = new WeakMap<TS.Node, number>();
 
 /** Number of syntax nodes below a node: a cheap measure of how much code it prints. */
-function weight(node: ts.Node): number {
+function weight(node: TS.Node): number {
   let total = weights.get(node);
   if (total === undefined) {
     total = 1;
