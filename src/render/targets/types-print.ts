@@ -13,11 +13,20 @@ import type { OpenApiDocument } from '../../openapi/document.js';
 import type { FilePart } from '../target.js';
 import { layoutMember, layoutStatement, OutOfForm } from './types-layout.js';
 
-// Required, not imported: both publish CommonJS, and an ES import of TypeScript's 9 MB file spends a
-// quarter of a second scanning it for its exports (openapi-typescript's CommonJS build requires it).
+// Required, not imported: an ES import of TypeScript's 9 MB CommonJS file spends a quarter of a second
+// scanning it for exports. openapi-typescript's CommonJS build requires it; it needs a Node that requires
+// ES modules (20.19+: its parse-json is one), so elsewhere (and under Jest) its ES build is imported.
 const require = createRequire(import.meta.url);
-const { astToString, scanDiscriminators, transformSchema, resolveRef } = require('openapi-typescript') as typeof import('openapi-typescript');
 const ts = require('typescript') as typeof TS;
+const { astToString, scanDiscriminators, transformSchema, resolveRef } = await loadOpenapiTypescript();
+
+async function loadOpenapiTypescript(): Promise<typeof import('openapi-typescript')> {
+  try {
+    return require('openapi-typescript') as typeof import('openapi-typescript');
+  } catch {
+    return import('openapi-typescript');
+  }
+}
 
 /**
  * Parts hold about this many syntax nodes (≈ 200 kB of code): small enough
