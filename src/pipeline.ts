@@ -153,10 +153,11 @@ export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & 
 export async function buildOutputs(options: PipelineOptions, resources = loadResources(options.templates)): Promise<Outputs> {
   const progress = options.progress ?? SILENT;
   const formatter = createFormatter({ threads: formatThreads(options.spec), memo: options.formatMemo });
+  let completed = false;
   try {
     const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
     const { document: spec, sources, warnings: loadWarnings } = loaded;
-    return await onceValid(loaded, async () => {
+    const outputs = await onceValid(loaded, async () => {
       const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources, resources.fragments));
       const { document, config } = await stage(progress, 'conventions', () =>
         withDiagnosticsPlaced(sources, () => applyConventions(spec, resources.fragments)),
@@ -177,8 +178,10 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
       );
       return { files, sources, resources, warnings, operations: operationRecords(model), loadWarnings };
     });
+    completed = true;
+    return outputs;
   } finally {
-    await formatter.close();
+    await formatter.close({ completed });
   }
 }
 

@@ -32,6 +32,7 @@ import {
 } from './output.js';
 import { watchAndRegenerate } from './watch.js';
 import { FormatMemo } from '../format/memo.js';
+import { keepWorkers } from '../threads.js';
 import { CONFIG_FILE, discoverConfigFile, layered, pathsFrom, type ConfigFile } from './config-file.js';
 
 export const EXIT = { ok: 0, userError: 1, internalError: 2 } as const;
@@ -336,9 +337,12 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   if (refused !== EXIT.ok) return refused;
   // Until a run succeeds, the inputs the last generation recorded (a broken first run still watches them).
   let lastInputs = recordedInputs(inputsOf(args), args.out);
+  // Each run under --watch finds the worker threads of the last one loaded and waiting.
+  const endWorkers = args.watch ? keepWorkers() : undefined;
   const code = await once();
   if (!args.watch) return code;
   await watchAndRegenerate({ inputs: () => lastInputs, run: once, output });
+  await endWorkers?.();
   return EXIT.ok;
 }
 

@@ -20,7 +20,8 @@ const WORKER = compiledWorker(new URL('./worker.js', import.meta.url));
 
 export interface Formatter {
   format(file: RenderedFile): Promise<OutputFile>;
-  close(): Promise<void>;
+  /** Ends the run; `completed` says whether every file was formatted (what the memo keeps depends on it). */
+  close(run: { completed: boolean }): Promise<void>;
 }
 
 /**
@@ -54,8 +55,8 @@ export function createFormatter({ threads, memo }: { threads: number; memo?: For
       }
       return { path: file.path, kind: file.kind, format: file.format, contents: texts.join('') };
     },
-    close: async () => {
-      memo?.endRun();
+    close: async (run) => {
+      memo?.endRun(run);
       await pool?.close();
     },
   };

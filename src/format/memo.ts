@@ -23,9 +23,10 @@ export class FormatMemo {
     this.current.set(keyOf(job), formatted);
   }
 
-  /** A run is over: keep what it used, forget the rest. */
-  endRun(): void {
-    this.previous = this.current;
+  /** A run is over: after a complete one, keep what it used and forget the rest; after a failed one, forget nothing. */
+  endRun({ completed }: { completed: boolean }): void {
+    if (completed) this.previous = this.current;
+    else for (const [key, formatted] of this.current) this.previous.set(key, formatted);
     this.current = new Map();
   }
 }

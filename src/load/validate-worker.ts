@@ -2,6 +2,6 @@
 import { parentPort } from 'node:worker_threads';
 import { validateOpenApi } from './validate.js';
 
-parentPort!.once('message', async (document: Record<string, unknown>) => {
+parentPort!.on('message', async (document: Record<string, unknown>) => {
   parentPort!.postMessage(await validateOpenApi(document));
 });

@@ -222,10 +222,10 @@ describe('createFormatter with a memo (--watch)', () => {
   const job = (text: string) => ({ text, as: 'statements' as const, format: 'typescript' as const });
 
   /** One run of the format stage, as the pipeline makes it. */
-  async function formatRun(memo: FormatMemo, files: RenderedFile[]): Promise<string[]> {
+  async function formatRun(memo: FormatMemo, files: RenderedFile[], completed = true): Promise<string[]> {
     const formatter = createFormatter({ threads: 1, memo });
     const formatted = await Promise.all(files.map((file) => formatter.format(file)));
-    await formatter.close();
+    await formatter.close({ completed });
     return formatted.map((file) => file.contents);
   }
 
@@ -252,5 +252,15 @@ describe('createFormatter with a memo (--watch)', () => {
     await formatRun(memo, [output('a.ts', 'const a = 1\n', 'typescript')]);
     expect(memo.lookup(job('const b = 2\n'))).toBeUndefined();
     expect(memo.lookup(job('const a = 1\n'))).toBe('const a = 1;\n');
+  });
+
+  test('a run that failed forgets nothing: what the run before it formatted is still there', async () => {
+    const memo = new FormatMemo();
+    await formatRun(memo, [output('a.ts', 'const a = 1\n', 'typescript'), output('b.ts', 'const b = 2\n', 'typescript')]);
+    // A spec with an error stops the run after the first file or two.
+    await formatRun(memo, [output('c.ts', 'const c = 3\n', 'typescript')], false);
+    expect(memo.lookup(job('const a = 1\n'))).toBe('const a = 1;\n');
+    expect(memo.lookup(job('const b = 2\n'))).toBe('const b = 2;\n');
+    expect(memo.lookup(job('const c = 3\n'))).toBe('const c = 3;\n');
   });
 });

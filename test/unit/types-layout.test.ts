@@ -54,6 +54,8 @@ const spec = (schemas: Record<string, unknown>, openapi = '3.0.3'): OpenApiDocum
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const long = (stem: string, count: number) => Array.from({ length: count }, (_, index) => `${stem}_${'x'.repeat(index % 7)}${index}`);
 
+const LONG_NAME = 'AnExceptionallyLongSchemaNameThatPushesAnIndexSignaturePastTheLineWidth';
+
 /** One schema per layout branch of the printer. */
 const CORPUS = spec({
   Plain: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
@@ -100,6 +102,10 @@ const CORPUS = spec({
   ReadOnly: { type: 'object', properties: { id: { type: 'integer', readOnly: true }, tags: { type: 'array', readOnly: true, items: { type: 'string' } } } },
   Free: { type: 'object', additionalProperties: true },
   Map: { type: 'object', additionalProperties: { oneOf: [ref('Plain'), { type: 'object', nullable: true, properties: { a: { type: 'string' } } }] } },
+  // An index signature whose line does not fit: prettier breaks its key.
+  NestedLongMap: { type: 'object', properties: { outer: { type: 'object', properties: { inner: { type: 'object', additionalProperties: ref(LONG_NAME) } } } } },
+  [LONG_NAME]: { type: 'object', properties: { a: { type: 'string' } } },
+  Infinite: { type: 'number', enum: [Infinity, NaN, 1] },
 });
 
 describe('types printed in prettier’s form', () => {
@@ -113,9 +119,9 @@ describe('types printed in prettier’s form', () => {
   test('a corpus of every layout: as prettier prints it, and printed, but for wide characters', async () => {
     const { text, handedOver } = await printed(CORPUS);
     expect(text).toBe(await byPrettier(CORPUS));
-    // `Wide` (characters whose width prettier reads from Unicode tables) is prettier's; all else is printed.
+    // `Wide` (characters prettier measures with Unicode tables), `Infinite` and the long index signature are prettier's.
     expect(handedOver).toBeGreaterThan(0);
-    expect(handedOver).toBeLessThan(200);
+    expect(handedOver).toBeLessThan(800);
   });
 
   test('an array of one negative number: valid TypeScript, where openapi-typescript’s `-1[]` does not parse', async () => {
@@ -158,10 +164,12 @@ describe('types printed in prettier’s form', () => {
         }
         // openapi-typescript writes an array of one negative number as `-1[]`, which no parser takes: what is
         // printed must parse, and where a declaration holding it goes to prettier, that fails as it did before.
+        expect(typeDeclarations(document).map((node) => astToString([node] as never)).join('')).toMatch(/-[\d.e+-]+\[\]/);
         const ours = await printed(document).catch((error: unknown) => error as Error);
         if (!(ours instanceof Error)) expect(syntaxErrors(ours.text)).toEqual([]);
       }),
-      { numRuns: 150 },
+      // A fixed seed: a failure reproduces, and CI runs the same cases every time.
+      { numRuns: 150, seed: 18 },
     );
   });
 });

@@ -74,6 +74,8 @@ function memberLine(member: TS.TypeElement, indent: number): string {
   if (!type) return outOfForm('a member without a type');
   const start = indent + head.length;
   const printed = layout(unwrap(type), { indent, column: start, rest: 1 }, 'annotation');
+  // prettier breaks an index signature's key (`[\n  key: string\n]`) before a line that does not fit.
+  if (ts.isIndexSignatureDeclaration(member) && start + firstLineLength(`${printed};`) > PRINT_WIDTH) outOfForm('an index signature that breaks');
   // A type that starts on the next line leaves no space after the colon.
   return `${' '.repeat(indent)}${printed.startsWith('\n') ? head.trimEnd() : head}${printed};`;
 }
@@ -92,7 +94,7 @@ interface Place {
 }
 
 /** What holds a type, as far as its layout depends on it. */
-type Holder = 'annotation' | 'union' | 'intersection' | 'array' | 'operator' | 'arguments' | 'index';
+type Holder = 'annotation' | 'union' | 'intersection' | 'array';
 
 function layout(type: TS.TypeNode, at: Place, holder: Holder): string {
   if (syntheticComments(type).length > 0) outOfForm('a comment on a type');
@@ -100,7 +102,7 @@ function layout(type: TS.TypeNode, at: Place, holder: Holder): string {
   if (ts.isUnionTypeNode(type)) return unionLayout(type, at, holder);
   if (ts.isIntersectionTypeNode(type)) return intersectionLayout(type, at, holder);
   if (ts.isArrayTypeNode(type)) {
-    const element = unwrap(type.elementType);
+    const element = arrayElement(type);
     return arrayOf(layout(element, { ...at, rest: at.rest + 2 }, 'array'));
   }
   if (ts.isTypeReferenceNode(type) && type.typeArguments) return referenceLayout(type, at);
@@ -230,9 +232,7 @@ function flatOf(type: TS.TypeNode): string | undefined {
     return flats.includes(undefined) ? undefined : flats.join(isUnion ? ' | ' : ' & ');
   }
   if (ts.isArrayTypeNode(type)) {
-    const elementType = unwrap(type.elementType);
-    if (ts.isTypeOperatorNode(elementType)) outOfForm('an operator in an array');
-    const element = nestedFlat(elementType);
+    const element = nestedFlat(arrayElement(type));
     return element === undefined ? undefined : arrayOf(element);
   }
   if (ts.isTypeReferenceNode(type) && type.typeArguments) {
@@ -265,7 +265,7 @@ function fixedOf(type: TS.TypeNode): string | undefined {
     return object === undefined || index === undefined ? undefined : `${object}[${index}]`;
   }
   if (ts.isArrayTypeNode(type)) {
-    const element = unwrap(type.elementType);
+    const element = arrayElement(type);
     if (ts.isUnionTypeNode(element) || ts.isIntersectionTypeNode(element)) return undefined;
     const text = fixedOf(element);
     return text === undefined ? undefined : arrayOf(text);
@@ -329,12 +329,23 @@ function arrayOf(element: string): string {
   return element.startsWith('-') ? `(${element})[]` : `${element}[]`;
 }
 
+/** An array's element type; `(readonly T[])[]` keeps parentheses this printer does not model. */
+function arrayElement(array: TS.ArrayTypeNode): TS.TypeNode {
+  const element = unwrap(array.elementType);
+  return ts.isTypeOperatorNode(element) ? outOfForm('an operator in an array') : element;
+}
+
+function firstLineLength(text: string): number {
+  const newline = text.indexOf('\n');
+  return newline === -1 ? text.length : newline;
+}
+
 function isVoid(type: TS.TypeNode): boolean {
   return type.kind === ts.SyntaxKind.VoidKeyword || (ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword);
 }
 
 function needsParentheses(holder: Holder): boolean {
-  return holder === 'union' || holder === 'intersection' || holder === 'array' || holder === 'operator' || holder === 'index';
+  return holder === 'union' || holder === 'intersection' || holder === 'array';
 }
 
 /** Members as prettier parses the printed text: parentheses dropped, a bare union inside a union flattened. */
@@ -410,6 +421,8 @@ function narrow(text: string): string {
 
 /** prettier's number: lower case, no `+` or leading zeros in the exponent, no trailing zeros or dot. */
 function printNumber(raw: string): string {
+  // Infinity, NaN and the like are names, not numbers prettier rewrites.
+  if (!/^[+-]?[\d.]/.test(raw)) return outOfForm('a number that is a name');
   if (raw.length === 1) return raw;
   return raw
     .toLowerCase()

@@ -23,7 +23,9 @@ const { astToString, scanDiscriminators, transformSchema, resolveRef } = await l
 async function loadOpenapiTypescript(): Promise<typeof import('openapi-typescript')> {
   try {
     return require('openapi-typescript') as typeof import('openapi-typescript');
-  } catch {
+  } catch (error) {
+    // Only a Node (or Jest) that cannot require an ES module; anything else is a real failure.
+    if (!['ERR_REQUIRE_ESM', 'ERR_REQUIRE_ASYNC_MODULE'].includes((error as { code?: string }).code ?? '')) throw error;
     return import('openapi-typescript');
   }
 }

@@ -3,6 +3,6 @@ import { parentPort } from 'node:worker_threads';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { printTypes } from './types-print.js';
 
-parentPort!.once('message', (document: OpenApiDocument) => {
+parentPort!.on('message', (document: OpenApiDocument) => {
   parentPort!.postMessage([...printTypes(document)]);
 });

@@ -2,6 +2,6 @@
 import { parentPort } from 'node:worker_threads';
 import { compileValidators, type ValidatorInputs } from './validators.js';
 
-parentPort!.once('message', (inputs: ValidatorInputs) => {
+parentPort!.on('message', (inputs: ValidatorInputs) => {
   parentPort!.postMessage(compileValidators(inputs));
 });
