@@ -37,13 +37,13 @@ export interface Resources {
 
 export function loadResources(templatesOverride?: string): Resources {
   const fragments = loadFragments();
-  const templates = new Map(listFiles(join(PACKAGE_ROOT, 'templates'), isTemplate));
+  const templates = new Map(listFiles(join(PACKAGE_ROOT, 'templates'), isTemplate).map(([path, template]) => [path, { ...template, builtIn: true }]));
   const runtime = new Map(listFiles(RUNTIME_ROOT, isRuntimeModule));
   if (templatesOverride !== undefined) {
     if (!existsSync(templatesOverride) || !statSync(templatesOverride).isDirectory()) {
       fail('TEMPLATES_NOT_FOUND', `--templates ${templatesOverride} is not a directory`, { file: templatesOverride });
     }
-    for (const [path, template] of listFiles(templatesOverride, isTemplate)) templates.set(path, template);
+    for (const [path, template] of listFiles(templatesOverride, isTemplate)) templates.set(path, { ...template, builtIn: false });
     const runtimeOverride = join(templatesOverride, 'runtime');
     // Only modules the generator copies can be replaced: a stray file must not appear in the output.
     if (existsSync(runtimeOverride)) for (const [path, module] of listFiles(runtimeOverride, isRuntimeModule)) if (runtime.has(path)) runtime.set(path, module);

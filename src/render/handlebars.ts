@@ -6,19 +6,33 @@
 import Handlebars from 'handlebars';
 import { diagnostic, SpecforgeError } from '../diagnostics.js';
 import { HELPERS, withoutOptions } from './helpers.js';
+import { JsMarks } from './js-place.js';
 
-/** Template sources by path relative to the templates root, e.g. `types/types.ts.hbs`. */
-export type TemplateSet = ReadonlyMap<string, { source: string; file: string }>;
+/** Template sources by path relative to the templates root, e.g. `types/types.ts.hbs`; `builtIn` unless a --templates override. */
+export type TemplateSet = ReadonlyMap<string, { source: string; file: string; builtIn?: boolean }>;
+
+export interface Rendered {
+  text: string;
+  /** Already in prettier's form: a built-in template that says so, every `{{js}}` value placed in form. */
+  inForm: boolean;
+}
 
 export interface Renderer {
-  render(templatePath: string, view: object): string;
+  render(templatePath: string, view: object): Rendered;
 }
+
+/**
+ * How a built-in template says its output is in prettier's form (test/e2e/in-form
+ * proves it on every fixture and public spec): it needs no format pass.
+ * A user's template is formatted whatever it says.
+ */
+const IN_FORM = /^\{\{!-- In prettier's form\b/;
 
 const COMPILE_OPTIONS = {
   strict: true,
   noEscape: true,
   knownHelpersOnly: true,
-  knownHelpers: Object.fromEntries(Object.keys(HELPERS).map((name) => [name, true])),
+  knownHelpers: Object.fromEntries([...Object.keys(HELPERS), 'js'].map((name) => [name, true])),
 } as const;
 
 /** Parse errors say `line N`; runtime errors (strict mode) carry lineNumber and column. */
@@ -35,6 +49,8 @@ function templateProblem(error: Error & { lineNumber?: number; column?: number }
 export function createRenderer(templates: TemplateSet): Renderer {
   const env = Handlebars.create();
   for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, withoutOptions(helper));
+  // `{{js value}}`: the value printed in prettier's form where it stands (./js-place.ts).
+  env.registerHelper('js', (value: unknown, options: { data: { marks: JsMarks } }) => options.data.marks.add(value));
   for (const [path, { source }] of templates) {
     if (/(^|\/)_[^/]+\.hbs$/.test(path)) env.registerPartial(path.replace(/\.hbs$/, ''), source);
   }
@@ -49,7 +65,9 @@ export function createRenderer(templates: TemplateSet): Renderer {
         compiled.set(templatePath, run);
       }
       try {
-        return run(view);
+        const marks = new JsMarks();
+        const placed = marks.place(run(view, { data: { marks } }));
+        return { text: placed.text, inForm: placed.inForm && template.builtIn === true && IN_FORM.test(template.source) };
       } catch (error) {
         throw new SpecforgeError([templateProblem(error as Error & { lineNumber?: number; column?: number }, template.file)]);
       }

@@ -12,7 +12,8 @@
  *   fits in 100 columns; a longer array of numbers fills its lines, any
  *   other longer array puts an item on each line.
  */
-const PRINT_WIDTH = 100;
+import { fill, PRINT_WIDTH } from './prettier-form.js';
+
 const INDENT = '  ';
 
 /** The file's text, or undefined where widths need prettier's Unicode rules (any character beyond ASCII). */
@@ -49,27 +50,9 @@ function printArray(array: Json[], indent: string, column: number, trailer: numb
     if (column + flat.length + trailer <= PRINT_WIDTH) return flat;
   }
   const inner = indent + INDENT;
-  if (isNumberList(array)) return `[\n${inner}${fill(array.map(printScalar), inner.length)}\n${indent}]`;
+  if (isNumberList(array)) return `[\n${inner}${fill(array.map((item, index) => (index < array.length - 1 ? `${printScalar(item)},` : printScalar(item))), inner.length)}\n${indent}]`;
   const items = array.map((item, index) => inner + print(item, inner, inner.length, index < array.length - 1 ? 1 : 0));
   return `[\n${items.join(',\n')}\n${indent}]`;
-}
-
-/** Numbers as many to a line as fit, each with its `,`. */
-function fill(numbers: string[], start: number): string {
-  let text = '';
-  let column = start;
-  numbers.forEach((number, index) => {
-    const item = index < numbers.length - 1 ? `${number},` : number;
-    if (index > 0 && column + 1 + item.length <= PRINT_WIDTH) {
-      text += ` ${item}`;
-      column += 1 + item.length;
-    } else {
-      if (index > 0) text += `\n${' '.repeat(start)}`;
-      text += item;
-      column = start + item.length;
-    }
-  });
-  return text;
 }
 
 function mustExpand(array: Json[]): boolean {

@@ -70,7 +70,8 @@ export function formatOf(path: string): FileFormat {
 
 /** A file printed by one template, formatted as its name says. */
 export function templateFile(renderer: Renderer, template: string, path: string, view: object, kind: FileKind): OutputFile {
-  return { path, contents: renderer.render(template, view), kind, format: formatOf(path) };
+  const { text, inForm } = renderer.render(template, view);
+  return { path, contents: text, kind, format: inForm ? 'as-is' : formatOf(path) };
 }
 
 /**

@@ -95,7 +95,7 @@ describe('conformance view: the tests each operation gets', () => {
   test('a create: 403 without the scope, one 422 per rule the schema states, 400, 413 and 415', () => {
     const tests = testsOf('createAuthor');
     expect(tests.map((test) => test.check)).toEqual(expect.arrayContaining(['creates', 'forbiddenWithoutScope', 'rejectsMalformedJson', 'rejectsOversizedBody', 'rejectsWrongContentType']));
-    const violations = tests.filter((test) => test.check === 'rejectsInvalidBody').map((test) => JSON.parse(test.argument!));
+    const violations = tests.filter((test) => test.check === 'rejectsInvalidBody').map((test) => (test.argument as { field: string; code: string; values: unknown[]; body: unknown }));
     expect(violations.map((violation) => [violation.field, violation.code])).toEqual([
       ['body.name', 'REQUIRED'],
       ['body.name', 'INVALID_TYPE'],
@@ -105,21 +105,21 @@ describe('conformance view: the tests each operation gets', () => {
       ['body.unknown_property', 'UNKNOWN_FIELD'],
     ]);
     // Each body breaks that one rule: the rest is the valid sample.
-    expect(violations[3].body).toEqual({ name: 'sample', status: 12345 });
+    expect(violations[3]!.body).toEqual({ name: 'sample', status: 12345 });
   });
 
   test('a partial update: changes one field to another valid value; leaving a required field out is no violation', () => {
     const tests = testsOf('updateAuthor');
     // Two changes: the check sends the one that changes the item it creates.
-    expect(tests.find((test) => test.check === 'updatesOnlyWhatItNames')?.argument).toBe('[{"name":"a-sample"},{"name":"b-sample"}]');
-    expect(tests.filter((test) => test.check === 'rejectsInvalidBody').map((test) => JSON.parse(test.argument!).code)).not.toContain('REQUIRED');
+    expect(tests.find((test) => test.check === 'updatesOnlyWhatItNames')?.argument).toEqual([{ name: 'a-sample' }, { name: 'b-sample' }]);
+    expect(tests.filter((test) => test.check === 'rejectsInvalidBody').map((test) => (test.argument as { field: string; code: string; values: unknown[]; body: unknown }).code)).not.toContain('REQUIRED');
   });
 
   test('a cursor list: limit, the walk, a tampered cursor, sort, fields, filters, the creation range, search', () => {
     expect(checksOf('listAuthors')).toEqual(
       expect.arrayContaining(['lists', 'rejectsLimitAboveMaximum', 'walksCursorPages', 'rejectsTamperedCursor', 'selectsFields', 'filters', 'filtersByCreationDate', 'searches', 'revalidates']),
     );
-    const sorts = testsOf('listAuthors').filter((test) => test.check === 'sorts').map((test) => JSON.parse(test.argument!));
+    const sorts = testsOf('listAuthors').filter((test) => test.check === 'sorts').map((test) => (test.argument as { field: string; code: string; values: unknown[]; body: unknown }));
     // Sorted on values the suite can set, and on the creation time it cannot.
     expect(sorts).toEqual(
       expect.arrayContaining([
@@ -127,11 +127,11 @@ describe('conformance view: the tests each operation gets', () => {
         { field: 'created_at', values: null },
       ]),
     );
-    expect(testsOf('listAuthors').find((test) => test.check === 'filters' && test.argument!.includes('"status"'))?.argument).toBe('{"field":"status","values":["active","retired"]}');
+    expect(testsOf('listAuthors').find((test) => test.check === 'filters' && (test.argument as { field: string }).field === 'status')?.argument).toEqual({ field: 'status', values: ['active', 'retired'] });
   });
 
   test('fields: asks for an optional field and expects the required ones kept', () => {
-    const argumentOf = (operationId: string) => JSON.parse(testsOf(operationId).find((test) => test.check === 'selectsFields')!.argument!);
+    const argumentOf = (operationId: string) => testsOf(operationId).find((test) => test.check === 'selectsFields')!.argument;
     expect(argumentOf('listAuthors')).toEqual({ field: 'status', required: ['name'] });
     expect(argumentOf('getAuthor')).toEqual({ field: 'status', required: ['name'] });
   });
@@ -146,10 +146,10 @@ describe('conformance view: the tests each operation gets', () => {
   test('one wrong method per path, with a method the path does not declare', () => {
     const methods = view.files.flatMap((file) => file.operations).flatMap((operation) => operation.tests).filter((test) => test.check === 'methodNotAllowed');
     expect(methods.map((test) => [test.operationId, test.argument])).toEqual([
-      ['listAuthors', '"DELETE"'],
-      ['getAuthor', '"DELETE"'],
-      ['listBooks', '"DELETE"'],
-      ['deleteBook', '"POST"'],
+      ['listAuthors', 'DELETE'],
+      ['getAuthor', 'DELETE'],
+      ['listBooks', 'DELETE'],
+      ['deleteBook', 'POST'],
     ]);
   });
 });
@@ -221,12 +221,10 @@ describe('conformance view: data that fits every schema it meets', () => {
   const merged = mergedModel(document);
   const built = conformanceView(merged.model, merged.document);
   const argumentOf = (operationId: string, check: string, field?: string) =>
-    JSON.parse(
-      built.files
-        .flatMap((file) => file.operations)
-        .flatMap((operation) => operation.tests)
-        .find((test) => test.operationId === operationId && test.check === check && (field === undefined || JSON.parse(test.argument!).field === field))!.argument!,
-    );
+    built.files
+      .flatMap((file) => file.operations)
+      .flatMap((operation) => operation.tests)
+      .find((test) => test.operationId === operationId && test.check === check && (field === undefined || (test.argument as { field: string }).field === field))!.argument as Record<string, never>;
 
   // Before: GitHub's creation-cap PATCH requires `enabled`; the change sent only `max_open_pull_requests` (422).
   test('a change carries what the body requires beside the changed field', () => {
@@ -252,7 +250,7 @@ describe('conformance view: data that fits every schema it meets', () => {
     const sites = Object.values(built.api.resources).find((resource) => resource.operations.list === 'listSites')!;
     expect(sites.serverFields).toEqual(['blog']);
     const tests = built.files.flatMap((file) => file.operations).flatMap((operation) => operation.tests);
-    expect(tests.filter((test) => ['filters', 'sorts', 'updatesOnlyWhatItNames'].includes(test.check) && test.argument!.includes('"blog"'))).toEqual([]);
+    expect(tests.filter((test) => ['filters', 'sorts', 'updatesOnlyWhatItNames'].includes(test.check) && JSON.stringify(test.argument).includes('"blog"'))).toEqual([]);
   });
 
   // Before: GitHub's `subject_digest` (`^sha256:[a-f0-9]{64}$`) got `sample` and `no-such-id`: every request a 422.

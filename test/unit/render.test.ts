@@ -9,7 +9,7 @@ function templates(sources: Record<string, string>): TemplateSet {
 }
 
 function render(source: string, view: object, extra: Record<string, string> = {}): string {
-  return createRenderer(templates({ 't.hbs': source, ...extra })).render('t.hbs', view);
+  return createRenderer(templates({ 't.hbs': source, ...extra })).render('t.hbs', view).text;
 }
 
 
@@ -163,7 +163,25 @@ describe('createRenderer', () => {
 
   test('the same renderer renders a template many times, each view on its own', () => {
     const renderer = createRenderer(templates({ 'a.hbs': '{{n}}' }));
-    expect([1, 2, 3].map((n) => renderer.render('a.hbs', { n }))).toEqual(['1', '2', '3']);
+    expect([1, 2, 3].map((n) => renderer.render('a.hbs', { n }).text)).toEqual(['1', '2', '3']);
+  });
+
+  const IN_FORM = "{{!-- In prettier's form: values by {{js}}. --}}\nconst route = {\n  operationId: {{js id}},\n  tags: {{js tags}},\n};\n";
+
+  test('{{js}} prints a value where it stands; a built-in template that says so is in form', () => {
+    const set: TemplateSet = new Map([['a.hbs', { source: IN_FORM, file: '/templates/a.hbs', builtIn: true }]]);
+    const rendered = createRenderer(set).render('a.hbs', { id: "it's", tags: ['a'.repeat(50), 'b'.repeat(50)] });
+    expect(rendered).toEqual({ text: `const route = {\n  operationId: "it's",\n  tags: [\n    '${'a'.repeat(50)}',\n    '${'b'.repeat(50)}',\n  ],\n};\n`, inForm: true });
+  });
+
+  test('a user’s template is formatted, whatever it says', () => {
+    const set: TemplateSet = new Map([['a.hbs', { source: IN_FORM, file: '/mine/a.hbs', builtIn: false }]]);
+    expect(createRenderer(set).render('a.hbs', { id: 'x', tags: [] }).inForm).toBe(false);
+  });
+
+  test('a value it cannot place (text of uncertain width) leaves the file to prettier, written plainly', () => {
+    const set: TemplateSet = new Map([['a.hbs', { source: IN_FORM, file: '/templates/a.hbs', builtIn: true }]]);
+    expect(createRenderer(set).render('a.hbs', { id: '書名', tags: [{ a: 1 }] })).toEqual({ text: 'const route = {\n  operationId: "書名",\n  tags: [{\n"a": 1,\n}],\n};\n', inForm: false });
   });
 });
 

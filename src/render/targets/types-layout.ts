@@ -15,17 +15,12 @@
  */
 import { createRequire } from 'node:module';
 import type TS from 'typescript';
+import { ASCII_IDENTIFIER, narrow, outOfForm, OutOfForm, PRINT_WIDTH, printNumber, quoted } from '../prettier-form.js';
 
 // Required, not imported: an ES import of TypeScript's 9 MB CommonJS file spends a quarter of a second scanning it for exports.
 const ts = createRequire(import.meta.url)('typescript') as typeof TS;
-const PRINT_WIDTH = 100;
 
-/** What this printer does not model: the caller formats the node with prettier instead. */
-export class OutOfForm extends Error {}
-
-const outOfForm = (what: string): never => {
-  throw new OutOfForm(what);
-};
+export { OutOfForm };
 
 /** A top-level declaration (an interface, a type alias) and its line end. */
 export function layoutStatement(node: TS.Node): string {
@@ -366,8 +361,6 @@ function columnAfter(printed: string, column: number): number {
   return newline === -1 ? column + printed.length : printed.length - newline - 1;
 }
 
-const ASCII_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 function identifier(name: TS.EntityName | TS.Identifier): string {
   if (!ts.isIdentifier(name) || !ASCII_IDENTIFIER.test(name.text)) return outOfForm('a qualified or non-ASCII name');
   return name.text;
@@ -383,18 +376,6 @@ function propertyName(name: TS.PropertyName): string {
   return outOfForm(ts.SyntaxKind[name.kind]);
 }
 
-/**
- * prettier's string from the content TypeScript printed between double
- * quotes: single quotes unless the text holds more of them than double
- * quotes; escapes kept but for the quotes (prettier's makeString).
- */
-function quoted(raw: string): string {
-  const singles = raw.split("'").length - 1;
-  const doubles = raw.split('"').length - 1;
-  if (singles > doubles) return `"${raw}"`;
-  return `'${raw.replace(/\\(["'\\])|(["'])/g, (match, escaped?: string, bare?: string) => (escaped === '"' ? '"' : escaped ? match : bare === "'" ? "\\'" : bare!))}'`;
-}
-
 /** A string literal's text as TypeScript's printer escapes it: quotes, backslashes, control and non-ASCII characters. */
 function typescriptEscaped(text: string): string {
   return text.replace(/[\\"\u0000-\u001f\u007f-\uffff]/g, (character, offset: number) => {
@@ -408,30 +389,6 @@ function typescriptEscaped(text: string): string {
 }
 
 const TYPESCRIPT_ESCAPES: Record<string, string> = { '\t': '\\t', '\v': '\\v', '\f': '\\f', '\b': '\\b', '\r': '\\r', '\n': '\\n', '\\': '\\\\', '"': '\\"' };
-
-/**
- * Text prettier measures one column a character: ASCII and the scripts of
- * Europe (Latin, Greek, Cyrillic, common punctuation). Wide, combining and
- * emoji characters need prettier's Unicode tables: left to prettier.
- */
-function narrow(text: string): string {
-  if (!/^[\x20-\x7e\u00a0-\u00a8\u00aa-\u00ad\u00af-\u02af\u0370-\u04ff\u2010-\u2027\u20ac]*$/.test(text)) outOfForm('text of uncertain width');
-  return text;
-}
-
-/** prettier's number: lower case, no `+` or leading zeros in the exponent, no trailing zeros or dot. */
-function printNumber(raw: string): string {
-  // Infinity, NaN and the like are names, not numbers prettier rewrites.
-  if (!/^[+-]?[\d.]/.test(raw)) return outOfForm('a number that is a name');
-  if (raw.length === 1) return raw;
-  return raw
-    .toLowerCase()
-    .replace(/^([+-]?[\d.]+e)(?:\+|(-))?0*(?=\d)/, '$1$2')
-    .replace(/^([+-]?[\d.]+)e[+-]?0+$/, '$1')
-    .replace(/^([+-])?\./, '$10.')
-    .replace(/(\.\d+?)0+(?=e|$)/, '$1')
-    .replace(/\.(?=e|$)/, '');
-}
 
 function exportPrefix(node: TS.Node): string {
   const modifiers = modifiersOf(node, [ts.SyntaxKind.ExportKeyword]);

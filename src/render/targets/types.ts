@@ -17,7 +17,7 @@ const TEMPLATE = 'types/types.ts.hbs';
 export const typesTarget: Target = {
   name: 'types',
   async render({ document, renderer }) {
-    const pieces = renderer.render(TEMPLATE, { types: MARKER }).split(MARKER);
+    const pieces = renderer.render(TEMPLATE, { types: MARKER }).text.split(MARKER);
     if (pieces.length !== 2) {
       throw new SpecforgeError([diagnostic('TEMPLATE_ERROR', `${TEMPLATE} must print {{types}} exactly once; it prints it ${pieces.length - 1} times`)]);
     }

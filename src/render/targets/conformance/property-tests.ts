@@ -8,14 +8,10 @@ import type { OperationModel, ResourceModel } from '../../../model/index.js';
 import { deref, type OpenApiDocument, type SchemaObject } from '../../../openapi/document.js';
 import type { ResourcePlan } from '../../../runtime/conformance/plan.js';
 import { isWritableQuery } from './schemas.js';
-import type { TestView } from './view.js';
+import { checkTest, type TestView } from './view.js';
 
-const property = (operation: OperationModel, outcome: string, check: string): TestView => ({
-  name: `${operation.httpMethod} ${operation.path} → property: ${outcome}`,
-  module: 'properties',
-  check,
-  operationId: operation.operationId,
-});
+const property = (operation: OperationModel, outcome: string, check: string): TestView =>
+  checkTest('properties', `${operation.httpMethod} ${operation.path} → property: ${outcome}`, check, operation.operationId);
 
 const BODY_KINDS = new Set(['create', 'replace', 'update']);
 

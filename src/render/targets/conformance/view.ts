@@ -14,17 +14,26 @@ import { itemSchemaOf, propertiesOf } from '../../../openapi/classify.js';
 import { commentText } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { uploadPlanOf } from './uploads.js';
+import { Call, Code, type JsValue } from '../../js-print.js';
 import { propertyTests } from './property-tests.js';
 import { answerOf, bodySchemaOf, keyFieldOf, serverShapedFieldsOf, sparseFieldsetOf, storedParentOf, storedResourceKeys, parentParamsNamed } from '../resource-types.js';
 
-/** One `check(name, <module>.<check>, operationId, argument)` line of a test file. */
+/** One `suite.check(name, <module>.<check>, operationId, argument?)` statement of a test file. */
 export interface TestView {
   name: string;
   /** Where the check lives: `../checks.ts`, or `../properties.ts` for the property-based ones. */
   module: 'checks' | 'properties';
   check: string;
   operationId: string;
-  argument?: string;
+  argument?: unknown;
+  /** The whole statement's call, for `{{js}}`. */
+  call: Call;
+}
+
+/** `suite.check(name, <module>.<check>, operationId, argument?)`. */
+export function checkTest(module: TestView['module'], name: string, check: string, operationId: string, argument?: unknown): TestView {
+  const args: JsValue[] = [name, new Code(`${module}.${check}`), operationId, ...(argument === undefined ? [] : [argument as JsValue])];
+  return { name, module, check, operationId, ...(argument === undefined ? {} : { argument }), call: new Call(new Code('suite.check'), args) };
 }
 
 export interface OperationTestsView {
@@ -279,13 +288,8 @@ interface TestInput {
   plan: ResourcePlan | undefined;
 }
 
-const test = (operation: OperationModel, outcome: string, check: string, argument?: unknown): TestView => ({
-  name: `${operation.httpMethod} ${operation.path} ${outcome}`,
-  module: 'checks',
-  check,
-  operationId: operation.operationId,
-  ...(argument !== undefined ? { argument: JSON.stringify(argument) } : {}),
-});
+const test = (operation: OperationModel, outcome: string, check: string, argument?: unknown): TestView =>
+  checkTest('checks', `${operation.httpMethod} ${operation.path} ${outcome}`, check, operation.operationId, argument);
 
 function testsOf(input: TestInput): TestView[] {
   const { operation } = input;
@@ -490,8 +494,8 @@ export interface ApiTestsView {
   /** The operation the API-wide checks are tried on. */
   probe: string;
   probeTitle: string;
-  tests: { name: string; check: string }[];
-  rateLimit: { name: string; probe: string };
+  tests: { name: string; check: string; call: Call }[];
+  rateLimit: { name: string; probe: string; call: Call };
 }
 
 /**
@@ -523,10 +527,12 @@ export function apiTests(model: ApiModel): ApiTestsView | undefined {
         ]
       : []),
   ];
+  const rateLimit = `${probe.httpMethod} ${probe.path}: X-RateLimit-Remaining counts down, then 429 RATE_LIMITED with Retry-After`;
+  const suiteCheck = (name: string, check: string) => new Call(new Code('suite.check'), [name, new Code(check), probe.operationId]);
   return {
     probe: probe.operationId,
     probeTitle: commentText(`${probe.httpMethod} ${probe.path}`),
-    tests,
-    rateLimit: { name: `${probe.httpMethod} ${probe.path}: X-RateLimit-Remaining counts down, then 429 RATE_LIMITED with Retry-After`, probe: probe.operationId },
+    tests: tests.map((test) => ({ ...test, call: suiteCheck(test.name, `checks.${test.check}`) })),
+    rateLimit: { name: rateLimit, probe: probe.operationId, call: suiteCheck(rateLimit, 'spendsTheRateLimit') },
   };
 }

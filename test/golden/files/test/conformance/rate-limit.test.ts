@@ -11,7 +11,10 @@ import { describe } from '@jest/globals';
 import { spendsTheRateLimit } from './conventions.js';
 import { connect } from './harness.js';
 
-const suite = await connect({ rateLimit: { limit: 5, windowSeconds: 60 }, probe: 'listDocuments' });
+const suite = await connect({
+  rateLimit: { limit: 5, windowSeconds: 60 },
+  probe: 'listDocuments',
+});
 
 describe('rate limit', () => {
   suite.check(

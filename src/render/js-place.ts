@@ -1,0 +1,78 @@
+/**
+ * `{{js value}}` in a template: the helper leaves a mark in the rendered
+ * text, and once the whole text exists each mark is replaced by its value
+ * printed in prettier's form for the place it stands (its column, its
+ * line's indentation, its key when it is a property's value, what follows
+ * it on the line), which only the rendered text knows.
+ */
+import { randomUUID } from 'node:crypto';
+import { Call, Code, printJs, propertyValue, type JsValue } from './js-print.js';
+import { OutOfForm } from './prettier-form.js';
+
+/** The values a render marked, under a mark no text from a spec can hold. */
+export class JsMarks {
+  readonly values: unknown[] = [];
+  private readonly mark = `\u0000${randomUUID()}:`;
+
+  /** What the helper writes in place of `value`. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `${this.mark}${this.values.length - 1}\u0000`;
+  }
+
+  /**
+   * The text with every value printed. `inForm` says whether each was
+   * printed where it stands; where one could not be (see js-print), every
+   * value is written plainly, for prettier to lay out.
+   */
+  place(text: string): { text: string; inForm: boolean } {
+    if (this.values.length === 0) return { text, inForm: true };
+    try {
+      return { text: this.replace(text, (value, place) => place(value)), inForm: true };
+    } catch (error) {
+      if (!(error instanceof OutOfForm)) throw error;
+      return { text: this.replace(text, (value) => plain(value as JsValue)), inForm: false };
+    }
+  }
+
+  private replace(text: string, print: (value: unknown, place: (value: unknown) => string) => string): string {
+    const pattern = new RegExp(`${this.mark}(\\d+)\u0000`, 'g');
+    let out = '';
+    let from = 0;
+    for (const match of text.matchAll(pattern)) {
+      out += text.slice(from, match.index);
+      from = match.index + match[0].length;
+      const lineEnd = text.indexOf('\n', from);
+      const rest = text.slice(from, lineEnd === -1 ? text.length : lineEnd);
+      const value = this.values[Number(match[1])];
+      const printed = print(value, (value) => {
+        if (rest.includes(this.mark)) throw new OutOfForm('two values on a line');
+        return placed(value as JsValue, out.slice(out.lastIndexOf('\n') + 1), rest.length);
+      });
+      // A property's value moved to the next line leaves no space after the colon.
+      out = printed.startsWith('\n') ? out.trimEnd() + printed : out + printed;
+    }
+    return out + text.slice(from);
+  }
+}
+
+/** A property's key as a template writes it, before the value: `  key: `. */
+const PROPERTY = /^( *)([A-Za-z_$][\w$]*|'(?:[^'\\\n]|\\.)*'): $/;
+
+function placed(value: JsValue, before: string, rest: number): string {
+  const property = PROPERTY.exec(before);
+  if (property) return propertyValue(property[2]!, value, property[1]!.length, rest);
+  return printJs(value, { indent: /^ */.exec(before)![0].length, column: before.length, rest });
+}
+
+/** A value as code prettier parses, objects broken after `{` (prettier keeps them expanded, as js-print does). */
+export function plain(value: JsValue): string {
+  if (value instanceof Code) return value.text;
+  if (value instanceof Call) return `${value.callee.text}(${value.args.map(plain).join(', ')})`;
+  if (Array.isArray(value)) return `[${value.map(plain).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).map(([key, item]) => `${key === '__proto__' ? "['__proto__']" : JSON.stringify(key)}: ${plain(item)},\n`);
+    return entries.length === 0 ? '{}' : `{\n${entries.join('')}}`;
+  }
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+}

@@ -1,0 +1,225 @@
+/**
+ * JavaScript values — data, references to code, calls — printed as prettier
+ * prints them in a TypeScript file, at the column where they stand, so a
+ * template's output needs no prettier pass (GitHub's route table and
+ * conformance suite cost prettier seconds).
+ *
+ * Prettier's rules, as they apply to what this prints:
+ * - a non-empty object is always expanded, one property a line: prettier
+ *   keeps an object expanded when its text breaks after `{`;
+ * - an array stays on one line when it fits (with what follows it on the
+ *   line), else it is expanded: numbers fill their lines, anything else goes
+ *   one item a line; it is always expanded when it holds an expanded object,
+ *   or two or more arrays (or objects) of more than one item each;
+ * - a property whose value does not fit after its key moves the value to the
+ *   next line, unless the key is shorter than 5 columns or the value is a
+ *   boolean or a non-negative number;
+ * - a call stays on one line when it fits; its last argument, an object or
+ *   an array, is hugged (`f(a, {`) when the line up to the bracket fits;
+ *   otherwise every argument goes on a line of its own.
+ * What it does not model (text of uncertain width, a key that pushes a
+ * bracket past the margin) throws OutOfForm: the file goes to prettier.
+ * test/unit/js-print checks it against prettier.
+ */
+import { ASCII_IDENTIFIER, fill, narrow, outOfForm, PRINT_WIDTH, printNumber, quoted } from './prettier-form.js';
+
+/** Code written as it is: one line that never breaks (`checks.reads`, `SERVICE.bodyLimit`). */
+export class Code {
+  constructor(readonly text: string) {
+    if (/[\n\r\u2028\u2029]/.test(text)) throw new Error(`code on more than one line: ${text}`);
+  }
+}
+
+/** `callee(args…)`. */
+export class Call {
+  constructor(
+    readonly callee: Code,
+    readonly args: readonly JsValue[],
+  ) {}
+}
+
+export type JsValue = null | boolean | number | string | Code | Call | readonly JsValue[] | { readonly [key: string]: JsValue };
+
+/** Where a value starts: the indentation of its lines, its column, and how many characters follow it on its line. */
+export interface Place {
+  indent: number;
+  column: number;
+  rest: number;
+}
+
+/** `value` printed at `at`. */
+export function printJs(value: JsValue, at: Place): string {
+  if (value instanceof Call) return printCall(value, at);
+  if (Array.isArray(value)) return printArray(value as readonly JsValue[], at);
+  if (isObject(value)) return printObject(value, at.indent);
+  return scalar(value as Scalar);
+}
+
+/** `key: value,` at `indent`. */
+function printProperty(key: string, value: JsValue, indent: number): string {
+  const keyText = propertyKey(key);
+  const printed = propertyValue(keyText, value, indent, 1);
+  return printed.startsWith('\n') ? `${' '.repeat(indent)}${keyText}:${printed}` : `${' '.repeat(indent)}${keyText}: ${printed}`;
+}
+
+/**
+ * The value of a property whose key (as printed: `keyText`) stands at
+ * `indent`, followed by `rest` characters: the text after `key: `, or, where
+ * prettier moves the value to the next line, that line (starting with `\n`).
+ */
+export function propertyValue(keyText: string, value: JsValue, indent: number, rest: number): string {
+  const column = indent + keyText.length + 2;
+  if (isBreakable(value)) {
+    const printed = printJs(value, { indent, column, rest });
+    // Prettier would move the value to the next line if even its opening bracket passed the margin.
+    if (column + firstLineLength(printed) > PRINT_WIDTH) outOfForm('a key too long for its value');
+    return printed;
+  }
+  const text = scalar(value as Scalar);
+  if (column + text.length + rest <= PRINT_WIDTH || !breaksAfterColon(keyText, value as Scalar)) return text;
+  return `\n${' '.repeat(indent + 2)}${text}`;
+}
+
+type Scalar = null | boolean | number | string | Code;
+
+function isObject(value: JsValue): value is { readonly [key: string]: JsValue } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Code) && !(value instanceof Call);
+}
+
+function isBreakable(value: JsValue): boolean {
+  return Array.isArray(value) || isObject(value) || value instanceof Call;
+}
+
+/**
+ * Prettier's assignment layouts for a key and a value of one piece: a key
+ * shorter than 5 columns, a boolean or a non-negative number never move;
+ * anything else goes to the next line when it does not fit.
+ */
+function breaksAfterColon(keyText: string, value: Scalar): boolean {
+  if (keyText.length < 5) return false;
+  return !(typeof value === 'boolean' || (typeof value === 'number' && !scalar(value).startsWith('-')));
+}
+
+function scalar(value: Scalar): string {
+  if (value === null) return 'null';
+  if (value instanceof Code) return value.text;
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return outOfForm('a number JSON cannot hold');
+    return printNumber(JSON.stringify(value));
+  }
+  return stringLiteral(value);
+}
+
+/** A string as prettier writes it: JSON's escapes, prettier's choice of quotes. */
+export function stringLiteral(text: string): string {
+  return quoted(narrow(JSON.stringify(text).slice(1, -1)));
+}
+
+/**
+ * A key: bare where it is an identifier, else a string (prettier keeps
+ * `'200'` quoted in TypeScript). `__proto__` is computed: written plainly it
+ * would set the object's prototype, not hold the data.
+ */
+export function propertyKey(key: string): string {
+  if (key === '__proto__') return "['__proto__']";
+  return ASCII_IDENTIFIER.test(key) ? key : stringLiteral(key);
+}
+
+function printObject(object: { readonly [key: string]: JsValue }, indent: number): string {
+  const keys = Object.keys(object);
+  if (keys.length === 0) return '{}';
+  const members = keys.map((key) => `${printProperty(key, object[key]!, indent + 2)},\n`);
+  return `{\n${members.join('')}${' '.repeat(indent)}}`;
+}
+
+function printArray(array: readonly JsValue[], at: Place): string {
+  if (array.length === 0) return '[]';
+  if (!mustExpand(array)) {
+    const flat = flatOf(array);
+    if (at.column + flat.length + at.rest <= PRINT_WIDTH) return flat;
+  }
+  return expandedArray(array, at.indent);
+}
+
+function expandedArray(array: readonly JsValue[], indent: number): string {
+  const inner = indent + 2;
+  const margin = ' '.repeat(inner);
+  if (isConcise(array)) return `[\n${margin}${fill(array.map((item) => `${scalar(item as number)},`), inner)}\n${' '.repeat(indent)}]`;
+  const items = array.map((item) => `${margin}${printJs(item, { indent: inner, column: inner, rest: 1 })},\n`);
+  return `[\n${items.join('')}${' '.repeat(indent)}]`;
+}
+
+/** An array of numbers only: prettier fills its lines rather than giving each number one. */
+function isConcise(array: readonly JsValue[]): boolean {
+  return array.length > 0 && array.every((item) => typeof item === 'number');
+}
+
+/** An array prettier expands whatever its width: it holds an expanded object, or several collections of several items. */
+function mustExpand(array: readonly JsValue[]): boolean {
+  return array.some(forcesBreak) || severalCollections(array);
+}
+
+function severalCollections(array: readonly JsValue[]): boolean {
+  const sizeOf = (item: JsValue) => (Array.isArray(item) ? item.length : isObject(item) ? Object.keys(item).length : 0);
+  const kindOf = (item: JsValue) => (Array.isArray(item) ? 'array' : isObject(item) ? 'object' : 'other');
+  return array.length > 1 && array.every((item) => sizeOf(item) > 1 && kindOf(item) === kindOf(array[0]!));
+}
+
+/** Whether the printed value breaks whatever its width: it is, or holds, a non-empty object or an array that must expand. */
+function forcesBreak(value: JsValue): boolean {
+  if (isObject(value)) return Object.keys(value).length > 0;
+  if (Array.isArray(value)) return mustExpand(value);
+  if (value instanceof Call) return value.args.some(forcesBreak);
+  return false;
+}
+
+/** A value on one line (it holds nothing that forces a break). */
+function flatOf(value: JsValue): string {
+  if (Array.isArray(value)) return `[${value.map(flatOf).join(', ')}]`;
+  if (isObject(value)) return '{}';
+  if (value instanceof Call) return `${value.callee.text}(${value.args.map(flatOf).join(', ')})`;
+  return scalar(value as Scalar);
+}
+
+function printCall(call: Call, at: Place): string {
+  const { callee, args } = call;
+  const open = `${callee.text}(`;
+  if (args.length === 0) return `${open})`;
+  const head = args.slice(0, -1);
+  const last = args[args.length - 1]!;
+  const headBreaks = head.some(forcesBreak);
+  if (!headBreaks && huggable(args)) {
+    const leading = `${open}${head.map((arg) => `${flatOf(arg)}, `).join('')}`;
+    if (!forcesBreak(last)) {
+      const flat = `${leading}${flatOf(last)})`;
+      if (at.column + flat.length + at.rest <= PRINT_WIDTH) return flat;
+    }
+    // Hugged: the last argument expanded from the line of the call, if that line fits up to its bracket.
+    if (at.column + leading.length + 1 <= PRINT_WIDTH) {
+      const expanded = isObject(last) ? printObject(last, at.indent) : expandedArray(last as readonly JsValue[], at.indent);
+      return `${leading}${expanded})`;
+    }
+  } else if (!headBreaks && !forcesBreak(last)) {
+    const flat = `${open}${args.map(flatOf).join(', ')})`;
+    if (at.column + flat.length + at.rest <= PRINT_WIDTH) return flat;
+  }
+  const inner = at.indent + 2;
+  const lines = args.map((arg) => `${' '.repeat(inner)}${printJs(arg, { indent: inner, column: inner, rest: 1 })},\n`);
+  return `${open}\n${lines.join('')}${' '.repeat(at.indent)})`;
+}
+
+/** Prettier hugs a last argument that is a non-empty object or array, unless the one before it is of its kind, or it is an array of numbers after others. */
+function huggable(args: readonly JsValue[]): boolean {
+  const last = args[args.length - 1]!;
+  const before = args.length > 1 ? args[args.length - 2]! : undefined;
+  const kindOf = (value: JsValue | undefined) => (value === undefined ? 'none' : Array.isArray(value) ? 'array' : isObject(value) ? 'object' : 'other');
+  if (kindOf(last) === 'object') return Object.keys(last as object).length > 0 && kindOf(before) !== 'object';
+  if (kindOf(last) === 'array') return (last as readonly JsValue[]).length > 0 && kindOf(before) !== 'array' && !(args.length > 1 && isConcise(last as readonly JsValue[]));
+  return false;
+}
+
+function firstLineLength(text: string): number {
+  const newline = text.indexOf('\n');
+  return newline === -1 ? text.length : newline;
+}

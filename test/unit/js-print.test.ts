@@ -1,0 +1,111 @@
+/**
+ * JavaScript values printed in prettier's form (src/render/js-print.ts):
+ * for every value, in each place templates put one (a statement's call, a
+ * property's value), the text must be what prettier makes of the same value
+ * written plainly, and prettier must leave it as it is.
+ */
+import fc from 'fast-check';
+import * as prettier from 'prettier';
+import { PRETTIER_OPTIONS } from '../../src/format/index.js';
+import { Call, Code, type JsValue } from '../../src/render/js-print.js';
+import { JsMarks, plain as plainOf } from '../../src/render/js-place.js';
+
+const format = (text: string) => prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'babel-ts' });
+
+/** A module holding `value` where templates put values: a call statement in a block, and a property of an expanded object. */
+function moduleWith(value: JsValue, key: string, marks: JsMarks): string {
+  const statement = value instanceof Call ? value : new Call(new Code('suite.check'), ['a name', new Code('checks.reads'), value]);
+  return `describe('tests', () => {\n  ${marks.add(statement)};\n});\n\nexport const ROUTE = {\n  ${key}: ${marks.add(value)},\n  kind: 'read',\n};\n`;
+}
+
+/** The module as js-place prints it, and whether every value was in form. */
+function placed(value: JsValue, key: string): { text: string; inForm: boolean } {
+  const marks = new JsMarks();
+  return marks.place(moduleWith(value, key, marks));
+}
+
+/** The same module with the values written plainly (objects broken after `{`), for prettier to lay out. */
+function plain(value: JsValue, key: string): string {
+  const marks = new JsMarks();
+  const text = moduleWith(value, key, marks);
+  return (marks as unknown as { replace: (text: string, print: (value: unknown) => string) => string }).replace(text, (value) => plainOf(value as JsValue));
+}
+
+async function expectPrettiersForm(value: JsValue, key = 'parameters'): Promise<void> {
+  const { text, inForm } = placed(value, key);
+  expect(inForm).toBe(true);
+  expect(text).toBe(await format(plain(value, key)));
+  expect(await format(text)).toBe(text);
+}
+
+const long = (stem: string, count: number) => Array.from({ length: count }, (_, index) => `${stem}-${index}`);
+
+describe('js-print: values as prettier prints them', () => {
+  test.each<[string, JsValue]>([
+    ['a short array', ['a', 'b']],
+    ['an array that breaks', long('a-rather-long-value', 8)],
+    ['numbers that fill their lines', Array.from({ length: 40 }, (_, index) => index * 1234.5 - 7)],
+    ['an object, always expanded', { field: 'title', values: ['a', 'b'] }],
+    ['an empty object and array', { none: {}, empty: [] }],
+    ['arrays of arrays', [[1, 2], [3, 4]]],
+    ['arrays of one-item arrays', [[1], [2]]],
+    ['objects in an array', [{ a: 1 }, { b: 2 }]],
+    ['keys that need quotes', { 'with-dash': 1, '200': 'x', "it's": true, 'say "hi"': null, __proto__key: 1 }],
+    ['a __proto__ key stays data', JSON.parse('{"__proto__": {"a": 1}}') as JsValue],
+    ['quotes in strings', ["it's", 'say "hi"', `both ' and "`, 'back\\slash', 'tab\there', 'line\nbreak']],
+    ['numbers as prettier writes them', [1e21, 1.5e-7, -0.5, 100, 0]],
+    ['a long string after a long key', { a_long_key: 'x'.repeat(95), b: 'y'.repeat(98) }],
+    ['scalars after a very long key', { ['k'.repeat(92)]: null, ['j'.repeat(92)]: -1, ['m'.repeat(92)]: true, ['n'.repeat(92)]: 12345, ['o'.repeat(92)]: new Code('checks.reads') }],
+    ['a call whose last object is hugged', new Call(new Code('suite.check'), ['name', new Code('checks.sorts'), 'listBooks', { field: 'title' }])],
+    ['a call too long to hug', new Call(new Code('suite.check'), ['n'.repeat(80), new Code('checks.sorts'), 'listBooks', { field: 'title' }])],
+    ['a call whose last array is hugged', new Call(new Code('suite.check'), ['n'.repeat(40), new Code('checks.sorts'), 'listBooks', long('value', 6)])],
+    ['a call with numbers last', new Call(new Code('suite.check'), ['n'.repeat(40), new Code('checks.sorts'), 'listBooks', Array.from({ length: 30 }, (_, index) => index)])],
+    ['a call on one line', new Call(new Code('suite.check'), ['name', new Code('checks.reads'), 'getBook'])],
+    ['a call that breaks', new Call(new Code('suite.check'), ['n'.repeat(70), new Code('checks.reads'), 'getBook'])],
+    ['an object before an object', new Call(new Code('suite.check'), [{ a: 1 }, { b: 2 }])],
+  ])('%s', async (_name, value) => {
+    await expectPrettiersForm(value);
+  });
+
+  test('a short key keeps a long string on its line', async () => {
+    await expectPrettiersForm('z'.repeat(99), 'path');
+  });
+
+  test('text of uncertain width is left to prettier', () => {
+    expect(placed(['書名'], 'parameters').inForm).toBe(false);
+    expect(placed({ a: '🙂' }, 'parameters').inForm).toBe(false);
+  });
+
+  test('random values: as prettier prints them', async () => {
+    const key = fc.oneof(
+      fc.constantFrom('id', 'a', 'field', 'with-dash', '200', "it's", 'x"y', '$ref', 'back\\slash', 'a b', '__proto__', 'k'.repeat(60)),
+      fc.string({ minLength: 1, maxLength: 20 }),
+    );
+    const text = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("it's", 'say "hi"', 'a'.repeat(70), 'b\\c', 'Café – “x”', ''));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        text,
+        fc.integer({ min: -1e6, max: 1e6 }),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.boolean(),
+        fc.constant(null),
+        fc.constantFrom(new Code('checks.reads'), new Code('SERVICE.bodyLimit')),
+        fc.array(tie('value'), { maxLength: 8 }),
+        fc.array(fc.integer(), { maxLength: 40 }),
+        fc.dictionary(key, tie('value'), { maxKeys: 5 }),
+        fc.tuple(text, fc.array(tie('value'), { maxLength: 3 })).map(([name, args]) => new Call(new Code('suite.check'), [name, new Code('checks.sorts'), ...(args as JsValue[])])),
+      ),
+    }));
+    await fc.assert(
+      fc.asyncProperty(value, fc.constantFrom('parameters', 'path', 'requiredFields'), async (value, key) => {
+        const { text, inForm } = placed(value as JsValue, key);
+        // Text prettier measures with Unicode tables is its to lay out.
+        if (!inForm) return;
+        expect(text).toBe(await format(plain(value as JsValue, key)));
+      }),
+      // A fixed seed: a failure reproduces, and CI runs the same cases every time.
+      { numRuns: 400, seed: 27 },
+    );
+  });
+});
