@@ -11,7 +11,7 @@ const { files } = await buildOutputs({ spec: process.argv[2], lint: false, ...(p
 console.log([...reasons]);
 let shown = 0;
 for (const f of files) {
-  if (!/^test\/conformance\/(resources|conventions|rate)/.test(f.path) || f.format !== 'as-is') continue;
+  if (!/^(test\/conformance\/(resources|conventions|rate)|src\/generated\/routes)/.test(f.path) || f.format !== 'as-is') continue;
   const p = await prettier.format(f.contents, { singleQuote: true, trailingComma: 'all', printWidth: 100, parser: 'babel-ts' });
   if (p !== f.contents && shown++ < 2) {
     const a = f.contents.split('\n'), b = p.split('\n');

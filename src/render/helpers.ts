@@ -3,6 +3,7 @@
  * templates print what the view model computed, they do not compute.
  */
 import { camelCase, pascalCase } from '../openapi/names.js';
+import { Call, Code, type JsValue } from './js-print.js';
 
 export const HELPERS = {
   /** `{{json value}}`: a value as a JSON literal, for embedding data in code. */
@@ -15,6 +16,10 @@ export const HELPERS = {
   camelCase: (text: unknown) => camelCase(String(text)),
   /** `{{pascalCase "list-books"}}` → `ListBooks`. */
   pascalCase: (text: unknown) => pascalCase(String(text)),
+  /** `{{js (code "parameters." validator)}}`: code written as it is (a reference), its parts joined. */
+  code: (...parts: unknown[]) => new Code(parts.map(String).join('')),
+  /** `{{js (call "handler" group name)}}`: a call of `callee` with these values. */
+  call: (callee: unknown, ...args: unknown[]) => new Call(new Code(String(callee)), args as JsValue[]),
 } as const;
 
 export type HelperName = keyof typeof HELPERS;

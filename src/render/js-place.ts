@@ -65,14 +65,14 @@ function placed(value: JsValue, before: string, rest: number): string {
   return printJs(value, { indent: /^ */.exec(before)![0].length, column: before.length, rest });
 }
 
-/** A value as code prettier parses, objects broken after `{` (prettier keeps them expanded, as js-print does). */
+/** A value as code prettier parses, on one line: prettier lays it out. */
 export function plain(value: JsValue): string {
   if (value instanceof Code) return value.text;
   if (value instanceof Call) return `${value.callee.text}(${value.args.map(plain).join(', ')})`;
   if (Array.isArray(value)) return `[${value.map(plain).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).map(([key, item]) => `${key === '__proto__' ? "['__proto__']" : JSON.stringify(key)}: ${plain(item)},\n`);
-    return entries.length === 0 ? '{}' : `{\n${entries.join('')}}`;
+    const entries = Object.entries(value).map(([key, item]) => `${key === '__proto__' ? "['__proto__']" : JSON.stringify(key)}: ${plain(item)}`);
+    return `{ ${entries.join(', ')} }`;
   }
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }

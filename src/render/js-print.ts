@@ -5,12 +5,12 @@
  * conformance suite cost prettier seconds).
  *
  * Prettier's rules, as they apply to what this prints:
- * - a non-empty object is always expanded, one property a line: prettier
- *   keeps an object expanded when its text breaks after `{`;
- * - an array stays on one line when it fits (with what follows it on the
- *   line), else it is expanded: numbers fill their lines, anything else goes
- *   one item a line; it is always expanded when it holds an expanded object,
- *   or two or more arrays (or objects) of more than one item each;
+ * - an object or array stays on one line when it fits (with what follows it
+ *   on the line), else it is expanded: an object one property a line, an
+ *   array of numbers filling its lines, any other one item a line; an array
+ *   is always expanded when it holds two or more arrays (or objects) of more
+ *   than one item each, and so is whatever holds such an array (an expanded
+ *   object stays expanded: prettier keeps an object that breaks after `{`);
  * - a property whose value does not fit after its key moves the value to the
  *   next line, unless the key is shorter than 5 columns or the value is a
  *   boolean or a non-negative number;
@@ -51,7 +51,7 @@ export interface Place {
 export function printJs(value: JsValue, at: Place): string {
   if (value instanceof Call) return printCall(value, at);
   if (Array.isArray(value)) return printArray(value as readonly JsValue[], at);
-  if (isObject(value)) return printObject(value, at.indent);
+  if (isObject(value)) return printObject(value, at);
   return scalar(value as Scalar);
 }
 
@@ -126,10 +126,17 @@ export function propertyKey(key: string): string {
   return ASCII_IDENTIFIER.test(key) ? key : stringLiteral(key);
 }
 
-function printObject(object: { readonly [key: string]: JsValue }, indent: number): string {
-  const keys = Object.keys(object);
-  if (keys.length === 0) return '{}';
-  const members = keys.map((key) => `${printProperty(key, object[key]!, indent + 2)},\n`);
+function printObject(object: { readonly [key: string]: JsValue }, at: Place): string {
+  if (Object.keys(object).length === 0) return '{}';
+  if (!forcesBreak(object)) {
+    const flat = flatOf(object);
+    if (at.column + flat.length + at.rest <= PRINT_WIDTH) return flat;
+  }
+  return expandedObject(object, at.indent);
+}
+
+function expandedObject(object: { readonly [key: string]: JsValue }, indent: number): string {
+  const members = Object.keys(object).map((key) => `${printProperty(key, object[key]!, indent + 2)},\n`);
   return `{\n${members.join('')}${' '.repeat(indent)}}`;
 }
 
@@ -166,9 +173,9 @@ function severalCollections(array: readonly JsValue[]): boolean {
   return array.length > 1 && array.every((item) => sizeOf(item) > 1 && kindOf(item) === kindOf(array[0]!));
 }
 
-/** Whether the printed value breaks whatever its width: it is, or holds, a non-empty object or an array that must expand. */
+/** Whether the printed value breaks whatever its width: it is, or holds, an array that must expand. */
 function forcesBreak(value: JsValue): boolean {
-  if (isObject(value)) return Object.keys(value).length > 0;
+  if (isObject(value)) return Object.values(value).some(forcesBreak);
   if (Array.isArray(value)) return mustExpand(value);
   if (value instanceof Call) return value.args.some(forcesBreak);
   return false;
@@ -177,7 +184,10 @@ function forcesBreak(value: JsValue): boolean {
 /** A value on one line (it holds nothing that forces a break). */
 function flatOf(value: JsValue): string {
   if (Array.isArray(value)) return `[${value.map(flatOf).join(', ')}]`;
-  if (isObject(value)) return '{}';
+  if (isObject(value)) {
+    const entries = Object.entries(value);
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([key, item]) => `${propertyKey(key)}: ${flatOf(item)}`).join(', ')} }`;
+  }
   if (value instanceof Call) return `${value.callee.text}(${value.args.map(flatOf).join(', ')})`;
   return scalar(value as Scalar);
 }
@@ -197,7 +207,7 @@ function printCall(call: Call, at: Place): string {
     }
     // Hugged: the last argument expanded from the line of the call, if that line fits up to its bracket.
     if (at.column + leading.length + 1 <= PRINT_WIDTH) {
-      const expanded = isObject(last) ? printObject(last, at.indent) : expandedArray(last as readonly JsValue[], at.indent);
+      const expanded = isObject(last) ? expandedObject(last, at.indent) : expandedArray(last as readonly JsValue[], at.indent);
       return `${leading}${expanded})`;
     }
   } else if (!headBreaks && !forcesBreak(last)) {

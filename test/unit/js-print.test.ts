@@ -24,7 +24,7 @@ function placed(value: JsValue, key: string): { text: string; inForm: boolean } 
   return marks.place(moduleWith(value, key, marks));
 }
 
-/** The same module with the values written plainly (objects broken after `{`), for prettier to lay out. */
+/** The same module with the values written plainly, on one line each, for prettier to lay out. */
 function plain(value: JsValue, key: string): string {
   const marks = new JsMarks();
   const text = moduleWith(value, key, marks);
@@ -45,11 +45,14 @@ describe('js-print: values as prettier prints them', () => {
     ['a short array', ['a', 'b']],
     ['an array that breaks', long('a-rather-long-value', 8)],
     ['numbers that fill their lines', Array.from({ length: 40 }, (_, index) => index * 1234.5 - 7)],
-    ['an object, always expanded', { field: 'title', values: ['a', 'b'] }],
+    ['an object on its line', { field: 'title', values: ['a', 'b'] }],
+    ['an object that breaks', { field: 'a-rather-long-field-name', values: long('a-rather-long-value', 3) }],
+    ['an object holding an array that must expand', { pairs: [[1, 2], [3, 4]] }],
     ['an empty object and array', { none: {}, empty: [] }],
     ['arrays of arrays', [[1, 2], [3, 4]]],
     ['arrays of one-item arrays', [[1], [2]]],
     ['objects in an array', [{ a: 1 }, { b: 2 }]],
+    ['objects of several keys in an array', [{ a: 1, b: 2 }, { a: 3, b: 4 }]],
     ['keys that need quotes', { 'with-dash': 1, '200': 'x', "it's": true, 'say "hi"': null, __proto__key: 1 }],
     ['a __proto__ key stays data', JSON.parse('{"__proto__": {"a": 1}}') as JsValue],
     ['quotes in strings', ["it's", 'say "hi"', `both ' and "`, 'back\\slash', 'tab\there', 'line\nbreak']],

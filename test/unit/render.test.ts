@@ -15,7 +15,7 @@ function render(source: string, view: object, extra: Record<string, string> = {}
 
 describe('helpers', () => {
   test('the registry has exactly these helpers', () => {
-    expect(Object.keys(HELPERS).sort()).toEqual(['camelCase', 'eq', 'join', 'json', 'pascalCase']);
+    expect(Object.keys(HELPERS).sort()).toEqual(['call', 'camelCase', 'code', 'eq', 'join', 'json', 'pascalCase']);
   });
 
   test.each([
@@ -181,7 +181,7 @@ describe('createRenderer', () => {
 
   test('a value it cannot place (text of uncertain width) leaves the file to prettier, written plainly', () => {
     const set: TemplateSet = new Map([['a.hbs', { source: IN_FORM, file: '/templates/a.hbs', builtIn: true }]]);
-    expect(createRenderer(set).render('a.hbs', { id: '書名', tags: [{ a: 1 }] })).toEqual({ text: 'const route = {\n  operationId: "書名",\n  tags: [{\n"a": 1,\n}],\n};\n', inForm: false });
+    expect(createRenderer(set).render('a.hbs', { id: '書名', tags: [{ a: 1 }] })).toEqual({ text: 'const route = {\n  operationId: "書名",\n  tags: [{ "a": 1 }],\n};\n', inForm: false });
   });
 });
 

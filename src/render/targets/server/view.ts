@@ -50,8 +50,8 @@ export interface RouteView {
   shape: string;
   /** What a `fields` answer keeps whatever it names: the fields the item's response schema requires. */
   requiredFields?: string[];
-  /** A closed answer's (`additionalProperties: false`) fields, as JSON text (`[]` is one): the only ones it sends. */
-  declaredFields?: string;
+  /** A closed answer's (`additionalProperties: false`) fields (none is a list too): the only ones it sends. */
+  declaredFields?: { fields: string[] };
   includes: { name: string; operationId: string; itemParam?: string }[];
   updatedField?: string;
   cacheControl: string;
@@ -551,12 +551,12 @@ function pathFieldsOf(model: ApiModel, resource: ResourceModel, document: OpenAp
  * The fields of a flat item a closed response schema declares: a store may
  * hold more (an id the answer has no room for), which the service does not send.
  */
-function declaredFieldsOf(document: OpenApiDocument, operation: OperationModel): { declaredFields?: string } {
+function declaredFieldsOf(document: OpenApiDocument, operation: OperationModel): Pick<RouteView, 'declaredFields'> {
   const source = document.paths?.[operation.path]?.[operation.method];
   const item = isObject(source) && operation.resourceShape === 'flat' ? itemSchemaOf(document, source as OperationObject) : undefined;
   const schema = item && deref<SchemaObject>(document, item);
   if (schema?.additionalProperties !== false) return {};
-  return { declaredFields: JSON.stringify(propertiesOf(document, schema).map((field) => field.name)) };
+  return { declaredFields: { fields: propertiesOf(document, schema).map((field) => field.name) } };
 }
 
 /** Whether a field holds the scalar type a path parameter gives (an integer id fits a number field). */

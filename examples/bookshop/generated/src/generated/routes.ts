@@ -29,6 +29,15 @@ const FIELDS = {
   genres: ['id', 'name'],
 } as const;
 
+/** Calls the handler an operation names, with its request (validated against the operation's schemas). */
+function handler<Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
+  group: Group,
+  name: Name,
+): OperationRoute<Handlers>['invoke'] {
+  type Invoke = (request: unknown) => ReturnType<OperationRoute<Handlers>['invoke']>;
+  return (handlers, request) => (handlers[group][name] as Invoke).call(handlers[group], request);
+}
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'listAuthors',
@@ -56,8 +65,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'books', operationId: 'listBooks', itemParam: 'author_id' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.authors.listAuthors(request as Parameters<Handlers['authors']['listAuthors']>[0]),
+    invoke: handler('authors', 'listAuthors'),
   },
   {
     operationId: 'createAuthor',
@@ -86,8 +94,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'books', operationId: 'listBooks', itemParam: 'author_id' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.authors.createAuthor(request as Parameters<Handlers['authors']['createAuthor']>[0]),
+    invoke: handler('authors', 'createAuthor'),
   },
   {
     operationId: 'getAuthor',
@@ -108,8 +115,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'books', operationId: 'listBooks', itemParam: 'author_id' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.authors.getAuthor(request as Parameters<Handlers['authors']['getAuthor']>[0]),
+    invoke: handler('authors', 'getAuthor'),
   },
   {
     operationId: 'replaceAuthor',
@@ -138,10 +144,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'books', operationId: 'listBooks', itemParam: 'author_id' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.authors.replaceAuthor(
-        request as Parameters<Handlers['authors']['replaceAuthor']>[0],
-      ),
+    invoke: handler('authors', 'replaceAuthor'),
   },
   {
     operationId: 'deleteAuthor',
@@ -164,8 +167,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.authors.deleteAuthor(request as Parameters<Handlers['authors']['deleteAuthor']>[0]),
+    invoke: handler('authors', 'deleteAuthor'),
   },
   {
     operationId: 'updateAuthor',
@@ -194,8 +196,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'books', operationId: 'listBooks', itemParam: 'author_id' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.authors.updateAuthor(request as Parameters<Handlers['authors']['updateAuthor']>[0]),
+    invoke: handler('authors', 'updateAuthor'),
   },
   {
     operationId: 'listBooks',
@@ -232,8 +233,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'author', operationId: 'getAuthor' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.books.listBooks(request as Parameters<Handlers['books']['listBooks']>[0]),
+    invoke: handler('books', 'listBooks'),
   },
   {
     operationId: 'createBook',
@@ -262,8 +262,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'author', operationId: 'getAuthor' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.books.createBook(request as Parameters<Handlers['books']['createBook']>[0]),
+    invoke: handler('books', 'createBook'),
   },
   {
     operationId: 'getBook',
@@ -293,8 +292,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'author', operationId: 'getAuthor' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.books.getBook(request as Parameters<Handlers['books']['getBook']>[0]),
+    invoke: handler('books', 'getBook'),
   },
   {
     operationId: 'replaceBook',
@@ -323,8 +321,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'author', operationId: 'getAuthor' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.books.replaceBook(request as Parameters<Handlers['books']['replaceBook']>[0]),
+    invoke: handler('books', 'replaceBook'),
   },
   {
     operationId: 'deleteBook',
@@ -347,8 +344,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.books.deleteBook(request as Parameters<Handlers['books']['deleteBook']>[0]),
+    invoke: handler('books', 'deleteBook'),
   },
   {
     operationId: 'updateBook',
@@ -377,8 +373,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     includes: [{ name: 'author', operationId: 'getAuthor' }],
     updatedField: 'updated_at',
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.books.updateBook(request as Parameters<Handlers['books']['updateBook']>[0]),
+    invoke: handler('books', 'updateBook'),
   },
   {
     operationId: 'listReviews',
@@ -405,8 +400,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['book_id', 'rating', 'created_at'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.reviews.listReviews(request as Parameters<Handlers['reviews']['listReviews']>[0]),
+    invoke: handler('reviews', 'listReviews'),
   },
   {
     operationId: 'createReview',
@@ -434,8 +428,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.reviews,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.reviews.createReview(request as Parameters<Handlers['reviews']['createReview']>[0]),
+    invoke: handler('reviews', 'createReview'),
   },
   {
     operationId: 'getReview',
@@ -455,8 +448,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['book_id', 'rating', 'created_at'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.reviews.getReview(request as Parameters<Handlers['reviews']['getReview']>[0]),
+    invoke: handler('reviews', 'getReview'),
   },
   {
     operationId: 'deleteReview',
@@ -478,8 +470,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.reviews,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.reviews.deleteReview(request as Parameters<Handlers['reviews']['deleteReview']>[0]),
+    invoke: handler('reviews', 'deleteReview'),
   },
   {
     operationId: 'listGenres',
@@ -497,8 +488,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['name'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.genres.listGenres(request as Parameters<Handlers['genres']['listGenres']>[0]),
+    invoke: handler('genres', 'listGenres'),
   },
   {
     operationId: 'getGenre',
@@ -515,7 +505,6 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['name'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.genres.getGenre(request as Parameters<Handlers['genres']['getGenre']>[0]),
+    invoke: handler('genres', 'getGenre'),
   },
 ];

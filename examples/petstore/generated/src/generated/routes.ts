@@ -14,6 +14,15 @@ const FIELDS = {
   pets: ['id', 'name', 'tag', 'status', 'created_at'],
 } as const;
 
+/** Calls the handler an operation names, with its request (validated against the operation's schemas). */
+function handler<Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
+  group: Group,
+  name: Name,
+): OperationRoute<Handlers>['invoke'] {
+  type Invoke = (request: unknown) => ReturnType<OperationRoute<Handlers>['invoke']>;
+  return (handlers, request) => (handlers[group][name] as Invoke).call(handlers[group], request);
+}
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'listPets',
@@ -40,8 +49,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['name', 'status', 'created_at'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.pets.listPets(request as Parameters<Handlers['pets']['listPets']>[0]),
+    invoke: handler('pets', 'listPets'),
   },
   {
     operationId: 'createPet',
@@ -66,8 +74,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.pets,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.pets.createPet(request as Parameters<Handlers['pets']['createPet']>[0]),
+    invoke: handler('pets', 'createPet'),
   },
   {
     operationId: 'getPet',
@@ -87,8 +94,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['name', 'status', 'created_at'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.pets.getPet(request as Parameters<Handlers['pets']['getPet']>[0]),
+    invoke: handler('pets', 'getPet'),
   },
   {
     operationId: 'deletePet',
@@ -107,7 +113,6 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.pets,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.pets.deletePet(request as Parameters<Handlers['pets']['deletePet']>[0]),
+    invoke: handler('pets', 'deletePet'),
   },
 ];

@@ -14,6 +14,15 @@ const FIELDS = {
   notes: ['id', 'text'],
 } as const;
 
+/** Calls the handler an operation names, with its request (validated against the operation's schemas). */
+function handler<Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
+  group: Group,
+  name: Name,
+): OperationRoute<Handlers>['invoke'] {
+  type Invoke = (request: unknown) => ReturnType<OperationRoute<Handlers>['invoke']>;
+  return (handlers, request) => (handlers[group][name] as Invoke).call(handlers[group], request);
+}
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'listNotes',
@@ -34,8 +43,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['text'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.notes.listNotes(request as Parameters<Handlers['notes']['listNotes']>[0]),
+    invoke: handler('notes', 'listNotes'),
   },
   {
     operationId: 'getNote',
@@ -55,7 +63,6 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['text'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.notes.getNote(request as Parameters<Handlers['notes']['getNote']>[0]),
+    invoke: handler('notes', 'getNote'),
   },
 ];

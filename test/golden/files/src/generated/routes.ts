@@ -20,6 +20,15 @@ const FIELDS = {
   root: [],
 } as const;
 
+/** Calls the handler an operation names, with its request (validated against the operation's schemas). */
+function handler<Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
+  group: Group,
+  name: Name,
+): OperationRoute<Handlers>['invoke'] {
+  type Invoke = (request: unknown) => ReturnType<OperationRoute<Handlers>['invoke']>;
+  return (handlers, request) => (handlers[group][name] as Invoke).call(handlers[group], request);
+}
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'listDocuments',
@@ -37,10 +46,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['title', 'size', 'media_type'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.documents.listDocuments(
-        request as Parameters<Handlers['documents']['listDocuments']>[0],
-      ),
+    invoke: handler('documents', 'listDocuments'),
   },
   {
     operationId: 'uploadDocument',
@@ -74,10 +80,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.documents,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.documents.uploadDocument(
-        request as Parameters<Handlers['documents']['uploadDocument']>[0],
-      ),
+    invoke: handler('documents', 'uploadDocument'),
   },
   {
     operationId: 'getDocument',
@@ -94,10 +97,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['title', 'size', 'media_type'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.documents.getDocument(
-        request as Parameters<Handlers['documents']['getDocument']>[0],
-      ),
+    invoke: handler('documents', 'getDocument'),
   },
   {
     operationId: 'downloadDocumentContent',
@@ -118,10 +118,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.documents,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.documents.downloadDocumentContent(
-        request as Parameters<Handlers['documents']['downloadDocumentContent']>[0],
-      ),
+    invoke: handler('documents', 'downloadDocumentContent'),
   },
   {
     operationId: 'replaceDocumentContent',
@@ -133,15 +130,15 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     hasData: false,
     security: { public: false, alternatives: [[{ scheme: 'bearer', scopes: [] }]] },
     parameters: parameters.replaceDocumentContentValidator,
-    upload: fileUpload({ contentTypes: ['application/octet-stream'], required: true }),
+    upload: fileUpload({
+      contentTypes: ['application/octet-stream'],
+      required: true,
+    }),
     shape: 'flat',
     fields: FIELDS.documents,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.documents.replaceDocumentContent(
-        request as Parameters<Handlers['documents']['replaceDocumentContent']>[0],
-      ),
+    invoke: handler('documents', 'replaceDocumentContent'),
   },
   {
     operationId: 'createImport',
@@ -167,8 +164,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.imports,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.imports.createImport(request as Parameters<Handlers['imports']['createImport']>[0]),
+    invoke: handler('imports', 'createImport'),
   },
   {
     operationId: 'streamEvents',
@@ -180,13 +176,14 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     hasData: false,
     security: { public: false, alternatives: [[{ scheme: 'bearer', scopes: [] }]] },
     parameters: parameters.streamEventsValidator,
-    answer: eventAnswer({ text: false }),
+    answer: eventAnswer({
+      text: false,
+    }),
     shape: 'flat',
     fields: FIELDS.root,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.root.streamEvents(request as Parameters<Handlers['root']['streamEvents']>[0]),
+    invoke: handler('root', 'streamEvents'),
   },
   {
     operationId: 'streamTicks',
@@ -198,12 +195,13 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     hasData: false,
     security: { public: true, alternatives: [] },
     parameters: parameters.streamTicksValidator,
-    answer: eventAnswer({ text: true }),
+    answer: eventAnswer({
+      text: true,
+    }),
     shape: 'flat',
     fields: FIELDS.root,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.root.streamTicks(request as Parameters<Handlers['root']['streamTicks']>[0]),
+    invoke: handler('root', 'streamTicks'),
   },
 ];

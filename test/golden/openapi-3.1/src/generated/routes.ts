@@ -14,6 +14,15 @@ const FIELDS = {
   notes: ['id', 'text', 'archived_at'],
 } as const;
 
+/** Calls the handler an operation names, with its request (validated against the operation's schemas). */
+function handler<Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
+  group: Group,
+  name: Name,
+): OperationRoute<Handlers>['invoke'] {
+  type Invoke = (request: unknown) => ReturnType<OperationRoute<Handlers>['invoke']>;
+  return (handlers, request) => (handlers[group][name] as Invoke).call(handlers[group], request);
+}
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'getNote',
@@ -33,7 +42,6 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['text', 'archived_at'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.notes.getNote(request as Parameters<Handlers['notes']['getNote']>[0]),
+    invoke: handler('notes', 'getNote'),
   },
 ];

@@ -20,6 +20,15 @@ const FIELDS = {
   root: [],
 } as const;
 
+/** Calls the handler an operation names, with its request (validated against the operation's schemas). */
+function handler<Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
+  group: Group,
+  name: Name,
+): OperationRoute<Handlers>['invoke'] {
+  type Invoke = (request: unknown) => ReturnType<OperationRoute<Handlers>['invoke']>;
+  return (handlers, request) => (handlers[group][name] as Invoke).call(handlers[group], request);
+}
+
 export const ROUTES: OperationRoute<Handlers>[] = [
   {
     operationId: 'getSettings',
@@ -39,8 +48,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['theme', 'page_size'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.settings.getSettings(request as Parameters<Handlers['settings']['getSettings']>[0]),
+    invoke: handler('settings', 'getSettings'),
   },
   {
     operationId: 'replaceSettings',
@@ -65,10 +73,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.settings,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.settings.replaceSettings(
-        request as Parameters<Handlers['settings']['replaceSettings']>[0],
-      ),
+    invoke: handler('settings', 'replaceSettings'),
   },
   {
     operationId: 'resetSettings',
@@ -87,10 +92,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.settings,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.settings.resetSettings(
-        request as Parameters<Handlers['settings']['resetSettings']>[0],
-      ),
+    invoke: handler('settings', 'resetSettings'),
   },
   {
     operationId: 'updateSettings',
@@ -115,10 +117,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.settings,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.settings.updateSettings(
-        request as Parameters<Handlers['settings']['updateSettings']>[0],
-      ),
+    invoke: handler('settings', 'updateSettings'),
   },
   {
     operationId: 'listTasks',
@@ -139,8 +138,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['title'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.tasks.listTasks(request as Parameters<Handlers['tasks']['listTasks']>[0]),
+    invoke: handler('tasks', 'listTasks'),
   },
   {
     operationId: 'createTask',
@@ -165,8 +163,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.tasks,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.tasks.createTask(request as Parameters<Handlers['tasks']['createTask']>[0]),
+    invoke: handler('tasks', 'createTask'),
   },
   {
     operationId: 'getTask',
@@ -186,8 +183,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['title'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.tasks.getTask(request as Parameters<Handlers['tasks']['getTask']>[0]),
+    invoke: handler('tasks', 'getTask'),
   },
   {
     operationId: 'replaceTask',
@@ -212,8 +208,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.tasks,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.tasks.replaceTask(request as Parameters<Handlers['tasks']['replaceTask']>[0]),
+    invoke: handler('tasks', 'replaceTask'),
   },
   {
     operationId: 'closeTask',
@@ -232,8 +227,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.tasks,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.tasks.closeTask(request as Parameters<Handlers['tasks']['closeTask']>[0]),
+    invoke: handler('tasks', 'closeTask'),
   },
   {
     operationId: 'getTaskSummary',
@@ -253,10 +247,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['words'],
     includes: [{ name: 'task', operationId: 'getTask' }],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.summary.getTaskSummary(
-        request as Parameters<Handlers['summary']['getTaskSummary']>[0],
-      ),
+    invoke: handler('summary', 'getTaskSummary'),
   },
   {
     operationId: 'createNote',
@@ -281,8 +272,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.notes,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.notes.createNote(request as Parameters<Handlers['notes']['createNote']>[0]),
+    invoke: handler('notes', 'createNote'),
   },
   {
     operationId: 'getNote',
@@ -302,8 +292,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['text'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.notes.getNote(request as Parameters<Handlers['notes']['getNote']>[0]),
+    invoke: handler('notes', 'getNote'),
   },
   {
     operationId: 'deleteNote',
@@ -322,8 +311,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.notes,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.notes.deleteNote(request as Parameters<Handlers['notes']['deleteNote']>[0]),
+    invoke: handler('notes', 'deleteNote'),
   },
   {
     operationId: 'listFields',
@@ -344,8 +332,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['name'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.fields.listFields(request as Parameters<Handlers['fields']['listFields']>[0]),
+    invoke: handler('fields', 'listFields'),
   },
   {
     operationId: 'createField',
@@ -370,8 +357,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.fields,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.fields.createField(request as Parameters<Handlers['fields']['createField']>[0]),
+    invoke: handler('fields', 'createField'),
   },
   {
     operationId: 'getField',
@@ -391,8 +377,7 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     requiredFields: ['name'],
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.fields.getField(request as Parameters<Handlers['fields']['getField']>[0]),
+    invoke: handler('fields', 'getField'),
   },
   {
     operationId: 'renderMarkdown',
@@ -417,7 +402,6 @@ export const ROUTES: OperationRoute<Handlers>[] = [
     fields: FIELDS.root,
     includes: [],
     cacheControl: 'private, no-cache',
-    invoke: (handlers, request) =>
-      handlers.root.renderMarkdown(request as Parameters<Handlers['root']['renderMarkdown']>[0]),
+    invoke: handler('root', 'renderMarkdown'),
   },
 ];

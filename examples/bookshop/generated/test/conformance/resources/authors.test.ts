@@ -48,10 +48,7 @@ describe('GET /authors (listAuthors)', () => {
     'GET /authors → sorts by name ascending and descending',
     checks.sorts,
     'listAuthors',
-    {
-      field: 'name',
-      values: ['a-sample', 'b-sample', 'c-sample'],
-    },
+    { field: 'name', values: ['a-sample', 'b-sample', 'c-sample'] },
   );
   suite.check('GET /authors → sorts by bio ascending and descending', checks.sorts, 'listAuthors', {
     field: 'bio',
@@ -71,19 +68,13 @@ describe('GET /authors (listAuthors)', () => {
     'GET /authors → sorts by created_at ascending and descending',
     checks.sorts,
     'listAuthors',
-    {
-      field: 'created_at',
-      values: null,
-    },
+    { field: 'created_at', values: null },
   );
   suite.check(
     'GET /authors → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listAuthors',
-    {
-      field: 'name',
-      required: ['name', 'country', 'created_at', 'updated_at'],
-    },
+    { field: 'name', required: ['name', 'country', 'created_at', 'updated_at'] },
   );
   suite.check('GET /authors → filters on name', checks.filters, 'listAuthors', {
     field: 'name',
@@ -152,10 +143,7 @@ describe('POST /authors (createAuthor)', () => {
       rule: 'missing required name',
       field: 'body.name',
       code: 'REQUIRED',
-      body: {
-        bio: 'Nigerian writer of novels, short stories and non-fiction.',
-        country: 'NG',
-      },
+      body: { bio: 'Nigerian writer of novels, short stories and non-fiction.', country: 'NG' },
     },
   );
   suite.check(
@@ -210,11 +198,7 @@ describe('POST /authors (createAuthor)', () => {
       rule: 'bio of the wrong type',
       field: 'body.bio',
       code: 'INVALID_TYPE',
-      body: {
-        name: 'Chimamanda Ngozi Adichie',
-        bio: 12345,
-        country: 'NG',
-      },
+      body: { name: 'Chimamanda Ngozi Adichie', bio: 12345, country: 'NG' },
     },
   );
   suite.check(
@@ -340,42 +324,19 @@ describe('GET /authors/{author_id} (getAuthor)', () => {
     'GET /authors/{author_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getAuthor',
-    {
-      operationId: 'replaceAuthor',
-      changes: [
-        {
-          name: 'a-sample',
-        },
-        {
-          name: 'b-sample',
-        },
-      ],
-    },
+    { operationId: 'replaceAuthor', changes: [{ name: 'a-sample' }, { name: 'b-sample' }] },
   );
   suite.check(
     'GET /authors/{author_id} → changed by PATCH, the resource no longer matches its old ETag',
     checks.changesETag,
     'getAuthor',
-    {
-      operationId: 'updateAuthor',
-      changes: [
-        {
-          name: 'a-sample',
-        },
-        {
-          name: 'b-sample',
-        },
-      ],
-    },
+    { operationId: 'updateAuthor', changes: [{ name: 'a-sample' }, { name: 'b-sample' }] },
   );
   suite.check(
     'GET /authors/{author_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getAuthor',
-    {
-      field: 'name',
-      required: ['name', 'country', 'created_at', 'updated_at'],
-    },
+    { field: 'name', required: ['name', 'country', 'created_at', 'updated_at'] },
   );
   suite.check(
     'GET /authors/{author_id} → property: random valid queries never answer 5xx and are answered as the spec says',
@@ -420,14 +381,7 @@ describe('PUT /authors/{author_id} (replaceAuthor)', () => {
     'PUT /authors/{author_id} → 200, replaces the resource (GET shows the new name)',
     checks.replaces,
     'replaceAuthor',
-    [
-      {
-        name: 'a-sample',
-      },
-      {
-        name: 'b-sample',
-      },
-    ],
+    [{ name: 'a-sample' }, { name: 'b-sample' }],
   );
   suite.check(
     'PUT /authors/{author_id} → 422 VALIDATION_ERROR (body.name REQUIRED) for missing required name',
@@ -437,10 +391,7 @@ describe('PUT /authors/{author_id} (replaceAuthor)', () => {
       rule: 'missing required name',
       field: 'body.name',
       code: 'REQUIRED',
-      body: {
-        bio: 'Nigerian writer of novels, short stories and non-fiction.',
-        country: 'NG',
-      },
+      body: { bio: 'Nigerian writer of novels, short stories and non-fiction.', country: 'NG' },
     },
   );
   suite.check(
@@ -495,11 +446,7 @@ describe('PUT /authors/{author_id} (replaceAuthor)', () => {
       rule: 'bio of the wrong type',
       field: 'body.bio',
       code: 'INVALID_TYPE',
-      body: {
-        name: 'Chimamanda Ngozi Adichie',
-        bio: 12345,
-        country: 'NG',
-      },
+      body: { name: 'Chimamanda Ngozi Adichie', bio: 12345, country: 'NG' },
     },
   );
   suite.check(
@@ -643,14 +590,7 @@ describe('PATCH /authors/{author_id} (updateAuthor)', () => {
     'PATCH /authors/{author_id} → 200, changes name and nothing else',
     checks.updatesOnlyWhatItNames,
     'updateAuthor',
-    [
-      {
-        name: 'a-sample',
-      },
-      {
-        name: 'b-sample',
-      },
-    ],
+    [{ name: 'a-sample' }, { name: 'b-sample' }],
   );
   suite.check(
     'PATCH /authors/{author_id} → 422 VALIDATION_ERROR (body.name INVALID_TYPE) for name of the wrong type',
@@ -660,10 +600,7 @@ describe('PATCH /authors/{author_id} (updateAuthor)', () => {
       rule: 'name of the wrong type',
       field: 'body.name',
       code: 'INVALID_TYPE',
-      body: {
-        bio: 'Author of Purple Hibiscus, Half of a Yellow Sun and Americanah.',
-        name: 12345,
-      },
+      body: { bio: 'Author of Purple Hibiscus, Half of a Yellow Sun and Americanah.', name: 12345 },
     },
   );
   suite.check(
@@ -688,9 +625,7 @@ describe('PATCH /authors/{author_id} (updateAuthor)', () => {
       rule: 'bio of the wrong type',
       field: 'body.bio',
       code: 'INVALID_TYPE',
-      body: {
-        bio: 12345,
-      },
+      body: { bio: 12345 },
     },
   );
   suite.check(

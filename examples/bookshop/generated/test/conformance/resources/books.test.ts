@@ -53,10 +53,7 @@ describe('GET /authors/{author_id}/books (listBooks)', () => {
     'GET /authors/{author_id}/books → sorts by title ascending and descending',
     checks.sorts,
     'listBooks',
-    {
-      field: 'title',
-      values: ['a-sample', 'b-sample', 'c-sample'],
-    },
+    { field: 'title', values: ['a-sample', 'b-sample', 'c-sample'] },
   );
   suite.check(
     'GET /authors/{author_id}/books → sorts by genre ascending and descending',
@@ -72,28 +69,19 @@ describe('GET /authors/{author_id}/books (listBooks)', () => {
     'GET /authors/{author_id}/books → sorts by pages ascending and descending',
     checks.sorts,
     'listBooks',
-    {
-      field: 'pages',
-      values: [1, 2, 3],
-    },
+    { field: 'pages', values: [1, 2, 3] },
   );
   suite.check(
     'GET /authors/{author_id}/books → sorts by published_on ascending and descending',
     checks.sorts,
     'listBooks',
-    {
-      field: 'published_on',
-      values: ['2024-01-10', '2024-01-11', '2024-01-12'],
-    },
+    { field: 'published_on', values: ['2024-01-10', '2024-01-11', '2024-01-12'] },
   );
   suite.check(
     'GET /authors/{author_id}/books → sorts by created_at ascending and descending',
     checks.sorts,
     'listBooks',
-    {
-      field: 'created_at',
-      values: null,
-    },
+    { field: 'created_at', values: null },
   );
   suite.check(
     'GET /authors/{author_id}/books → returns only the fields named in fields, with id and the required ones',
@@ -129,10 +117,7 @@ describe('GET /authors/{author_id}/books (listBooks)', () => {
     'GET /authors/{author_id}/books → filters on published_on',
     checks.filters,
     'listBooks',
-    {
-      field: 'published_on',
-      values: ['2024-01-10', '2024-01-11'],
-    },
+    { field: 'published_on', values: ['2024-01-10', '2024-01-11'] },
   );
   suite.check(
     'GET /authors/{author_id}/books → created_after and created_before bound the creation date',
@@ -143,9 +128,7 @@ describe('GET /authors/{author_id}/books (listBooks)', () => {
     'GET /authors/{author_id}/books → search finds an item by its title',
     checks.searches,
     'listBooks',
-    {
-      field: 'title',
-    },
+    { field: 'title' },
   );
   suite.check(
     'GET /authors/{author_id}/books → ETag, and 304 with no body for If-None-Match',
@@ -579,33 +562,13 @@ describe('GET /authors/{author_id}/books/{book_id} (getBook)', () => {
     'GET /authors/{author_id}/books/{book_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getBook',
-    {
-      operationId: 'replaceBook',
-      changes: [
-        {
-          title: 'a-sample',
-        },
-        {
-          title: 'b-sample',
-        },
-      ],
-    },
+    { operationId: 'replaceBook', changes: [{ title: 'a-sample' }, { title: 'b-sample' }] },
   );
   suite.check(
     'GET /authors/{author_id}/books/{book_id} → changed by PATCH, the resource no longer matches its old ETag',
     checks.changesETag,
     'getBook',
-    {
-      operationId: 'updateBook',
-      changes: [
-        {
-          title: 'a-sample',
-        },
-        {
-          title: 'b-sample',
-        },
-      ],
-    },
+    { operationId: 'updateBook', changes: [{ title: 'a-sample' }, { title: 'b-sample' }] },
   );
   suite.check(
     'GET /authors/{author_id}/books/{book_id} → returns only the fields named in fields, with id and the required ones',
@@ -673,14 +636,7 @@ describe('PUT /authors/{author_id}/books/{book_id} (replaceBook)', () => {
     'PUT /authors/{author_id}/books/{book_id} → 200, replaces the resource (GET shows the new title)',
     checks.replaces,
     'replaceBook',
-    [
-      {
-        title: 'a-sample',
-      },
-      {
-        title: 'b-sample',
-      },
-    ],
+    [{ title: 'a-sample' }, { title: 'b-sample' }],
   );
   suite.check(
     'PUT /authors/{author_id}/books/{book_id} → 422 VALIDATION_ERROR (body.title REQUIRED) for missing required title',
@@ -1093,14 +1049,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
     'PATCH /authors/{author_id}/books/{book_id} → 200, changes title and nothing else',
     checks.updatesOnlyWhatItNames,
     'updateBook',
-    [
-      {
-        title: 'a-sample',
-      },
-      {
-        title: 'b-sample',
-      },
-    ],
+    [{ title: 'a-sample' }, { title: 'b-sample' }],
   );
   suite.check(
     'PATCH /authors/{author_id}/books/{book_id} → 422 VALIDATION_ERROR (body.title INVALID_TYPE) for title of the wrong type',
@@ -1110,10 +1059,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'title of the wrong type',
       field: 'body.title',
       code: 'INVALID_TYPE',
-      body: {
-        in_print: false,
-        title: 12345,
-      },
+      body: { in_print: false, title: 12345 },
     },
   );
   suite.check(
@@ -1139,10 +1085,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'isbn of the wrong type',
       field: 'body.isbn',
       code: 'INVALID_TYPE',
-      body: {
-        in_print: false,
-        isbn: 12345,
-      },
+      body: { in_print: false, isbn: 12345 },
     },
   );
   suite.check(
@@ -1153,10 +1096,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'isbn against its pattern',
       field: 'body.isbn',
       code: 'INVALID_FORMAT',
-      body: {
-        in_print: false,
-        isbn: '~',
-      },
+      body: { in_print: false, isbn: '~' },
     },
   );
   suite.check(
@@ -1167,10 +1107,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'genre of the wrong type',
       field: 'body.genre',
       code: 'INVALID_TYPE',
-      body: {
-        in_print: false,
-        genre: 12345,
-      },
+      body: { in_print: false, genre: 12345 },
     },
   );
   suite.check(
@@ -1181,10 +1118,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'genre outside its enum',
       field: 'body.genre',
       code: 'INVALID_VALUE',
-      body: {
-        in_print: false,
-        genre: 'not-one-of-the-values',
-      },
+      body: { in_print: false, genre: 'not-one-of-the-values' },
     },
   );
   suite.check(
@@ -1195,10 +1129,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'pages of the wrong type',
       field: 'body.pages',
       code: 'INVALID_TYPE',
-      body: {
-        in_print: false,
-        pages: 'not-a-value',
-      },
+      body: { in_print: false, pages: 'not-a-value' },
     },
   );
   suite.check(
@@ -1209,10 +1140,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'pages above its maximum',
       field: 'body.pages',
       code: 'OUT_OF_RANGE',
-      body: {
-        in_print: false,
-        pages: 10001,
-      },
+      body: { in_print: false, pages: 10001 },
     },
   );
   suite.check(
@@ -1223,10 +1151,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'pages below its minimum',
       field: 'body.pages',
       code: 'OUT_OF_RANGE',
-      body: {
-        in_print: false,
-        pages: 0,
-      },
+      body: { in_print: false, pages: 0 },
     },
   );
   suite.check(
@@ -1237,10 +1162,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'published_on of the wrong type',
       field: 'body.published_on',
       code: 'INVALID_TYPE',
-      body: {
-        in_print: false,
-        published_on: 12345,
-      },
+      body: { in_print: false, published_on: 12345 },
     },
   );
   suite.check(
@@ -1251,10 +1173,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'published_on not a date',
       field: 'body.published_on',
       code: 'INVALID_FORMAT',
-      body: {
-        in_print: false,
-        published_on: '2024-13-45',
-      },
+      body: { in_print: false, published_on: '2024-13-45' },
     },
   );
   suite.check(
@@ -1265,9 +1184,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'in_print of the wrong type',
       field: 'body.in_print',
       code: 'INVALID_TYPE',
-      body: {
-        in_print: 'not-a-value',
-      },
+      body: { in_print: 'not-a-value' },
     },
   );
   suite.check(
@@ -1278,10 +1195,7 @@ describe('PATCH /authors/{author_id}/books/{book_id} (updateBook)', () => {
       rule: 'an unknown property',
       field: 'body.unknown_property',
       code: 'UNKNOWN_FIELD',
-      body: {
-        in_print: false,
-        unknown_property: 'x',
-      },
+      body: { in_print: false, unknown_property: 'x' },
     },
   );
   suite.check(

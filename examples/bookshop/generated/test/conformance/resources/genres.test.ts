@@ -43,10 +43,7 @@ describe('GET /genres (listGenres)', () => {
     'GET /genres → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listGenres',
-    {
-      field: 'name',
-      required: ['name'],
-    },
+    { field: 'name', required: ['name'] },
   );
   suite.check(
     'GET /genres → ETag, and 304 with no body for If-None-Match',
@@ -91,10 +88,7 @@ describe('GET /genres/{genre_id} (getGenre)', () => {
     'GET /genres/{genre_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getGenre',
-    {
-      field: 'name',
-      required: ['name'],
-    },
+    { field: 'name', required: ['name'] },
   );
   suite.check(
     'GET /genres/{genre_id} → property: random valid queries never answer 5xx and are answered as the spec says',

@@ -43,37 +43,25 @@ describe('GET /reviews (listReviews)', () => {
     'GET /reviews → sorts by rating ascending and descending',
     checks.sorts,
     'listReviews',
-    {
-      field: 'rating',
-      values: [1, 2, 3],
-    },
+    { field: 'rating', values: [1, 2, 3] },
   );
   suite.check(
     'GET /reviews → sorts by body ascending and descending',
     checks.sorts,
     'listReviews',
-    {
-      field: 'body',
-      values: ['a-sample', 'b-sample', 'c-sample'],
-    },
+    { field: 'body', values: ['a-sample', 'b-sample', 'c-sample'] },
   );
   suite.check(
     'GET /reviews → sorts by created_at ascending and descending',
     checks.sorts,
     'listReviews',
-    {
-      field: 'created_at',
-      values: null,
-    },
+    { field: 'created_at', values: null },
   );
   suite.check(
     'GET /reviews → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listReviews',
-    {
-      field: 'book_id',
-      required: ['book_id', 'rating', 'created_at'],
-    },
+    { field: 'book_id', required: ['book_id', 'rating', 'created_at'] },
   );
   suite.check('GET /reviews → filters on rating', checks.filters, 'listReviews', {
     field: 'rating',
@@ -138,10 +126,7 @@ describe('POST /reviews (createReview)', () => {
       rule: 'missing required book_id',
       field: 'body.book_id',
       code: 'REQUIRED',
-      body: {
-        rating: 5,
-        body: 'A devastating, generous novel about the Biafran war.',
-      },
+      body: { rating: 5, body: 'A devastating, generous novel about the Biafran war.' },
     },
   );
   suite.check(
@@ -241,11 +226,7 @@ describe('POST /reviews (createReview)', () => {
       rule: 'body of the wrong type',
       field: 'body.body',
       code: 'INVALID_TYPE',
-      body: {
-        book_id: '9b2e7d41-0c3a-4f8e-b6d5-1a7c3e9f2b04',
-        rating: 5,
-        body: 12345,
-      },
+      body: { book_id: '9b2e7d41-0c3a-4f8e-b6d5-1a7c3e9f2b04', rating: 5, body: 12345 },
     },
   );
   suite.check(
@@ -341,10 +322,7 @@ describe('GET /reviews/{review_id} (getReview)', () => {
     'GET /reviews/{review_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getReview',
-    {
-      field: 'book_id',
-      required: ['book_id', 'rating', 'created_at'],
-    },
+    { field: 'book_id', required: ['book_id', 'rating', 'created_at'] },
   );
   suite.check(
     'GET /reviews/{review_id} → property: random valid queries never answer 5xx and are answered as the spec says',

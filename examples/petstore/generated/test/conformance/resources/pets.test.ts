@@ -57,19 +57,13 @@ describe('GET /pets (listPets)', () => {
     'GET /pets → sorts by created_at ascending and descending',
     checks.sorts,
     'listPets',
-    {
-      field: 'created_at',
-      values: null,
-    },
+    { field: 'created_at', values: null },
   );
   suite.check(
     'GET /pets → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listPets',
-    {
-      field: 'name',
-      required: ['name', 'status', 'created_at'],
-    },
+    { field: 'name', required: ['name', 'status', 'created_at'] },
   );
   suite.check('GET /pets → filters on name', checks.filters, 'listPets', {
     field: 'name',
@@ -133,10 +127,7 @@ describe('POST /pets (createPet)', () => {
       rule: 'missing required name',
       field: 'body.name',
       code: 'REQUIRED',
-      body: {
-        tag: 'dog',
-        status: 'available',
-      },
+      body: { tag: 'dog', status: 'available' },
     },
   );
   suite.check(
@@ -147,10 +138,7 @@ describe('POST /pets (createPet)', () => {
       rule: 'missing required status',
       field: 'body.status',
       code: 'REQUIRED',
-      body: {
-        name: 'Biscuit',
-        tag: 'dog',
-      },
+      body: { name: 'Biscuit', tag: 'dog' },
     },
   );
   suite.check(
@@ -161,11 +149,7 @@ describe('POST /pets (createPet)', () => {
       rule: 'name of the wrong type',
       field: 'body.name',
       code: 'INVALID_TYPE',
-      body: {
-        name: 12345,
-        tag: 'dog',
-        status: 'available',
-      },
+      body: { name: 12345, tag: 'dog', status: 'available' },
     },
   );
   suite.check(
@@ -191,11 +175,7 @@ describe('POST /pets (createPet)', () => {
       rule: 'tag of the wrong type',
       field: 'body.tag',
       code: 'INVALID_TYPE',
-      body: {
-        name: 'Biscuit',
-        tag: 12345,
-        status: 'available',
-      },
+      body: { name: 'Biscuit', tag: 12345, status: 'available' },
     },
   );
   suite.check(
@@ -221,11 +201,7 @@ describe('POST /pets (createPet)', () => {
       rule: 'status of the wrong type',
       field: 'body.status',
       code: 'INVALID_TYPE',
-      body: {
-        name: 'Biscuit',
-        tag: 'dog',
-        status: 12345,
-      },
+      body: { name: 'Biscuit', tag: 'dog', status: 12345 },
     },
   );
   suite.check(
@@ -236,11 +212,7 @@ describe('POST /pets (createPet)', () => {
       rule: 'status outside its enum',
       field: 'body.status',
       code: 'INVALID_VALUE',
-      body: {
-        name: 'Biscuit',
-        tag: 'dog',
-        status: 'not-one-of-the-values',
-      },
+      body: { name: 'Biscuit', tag: 'dog', status: 'not-one-of-the-values' },
     },
   );
   suite.check(
@@ -251,12 +223,7 @@ describe('POST /pets (createPet)', () => {
       rule: 'an unknown property',
       field: 'body.unknown_property',
       code: 'UNKNOWN_FIELD',
-      body: {
-        name: 'Biscuit',
-        tag: 'dog',
-        status: 'available',
-        unknown_property: 'x',
-      },
+      body: { name: 'Biscuit', tag: 'dog', status: 'available', unknown_property: 'x' },
     },
   );
   suite.check(
@@ -321,10 +288,7 @@ describe('GET /pets/{pet_id} (getPet)', () => {
     'GET /pets/{pet_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getPet',
-    {
-      field: 'name',
-      required: ['name', 'status', 'created_at'],
-    },
+    { field: 'name', required: ['name', 'status', 'created_at'] },
   );
   suite.check(
     'GET /pets/{pet_id} → property: random valid queries never answer 5xx and are answered as the spec says',

@@ -44,10 +44,7 @@ describe('GET /notes (listNotes)', () => {
     'GET /notes → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listNotes',
-    {
-      field: 'text',
-      required: ['text'],
-    },
+    { field: 'text', required: ['text'] },
   );
   suite.check(
     'GET /notes → ETag, and 304 with no body for If-None-Match',
@@ -97,10 +94,7 @@ describe('GET /notes/{note_id} (getNote)', () => {
     'GET /notes/{note_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getNote',
-    {
-      field: 'text',
-      required: ['text'],
-    },
+    { field: 'text', required: ['text'] },
   );
   suite.check(
     'GET /notes/{note_id} → property: random valid queries never answer 5xx and are answered as the spec says',

@@ -48,10 +48,7 @@ describe('GET /documents (listDocuments)', () => {
     'GET /documents → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listDocuments',
-    {
-      field: 'pages',
-      required: ['title', 'size', 'media_type'],
-    },
+    { field: 'pages', required: ['title', 'size', 'media_type'] },
   );
   suite.check(
     'GET /documents → ETag, and 304 with no body for If-None-Match',
@@ -119,10 +116,7 @@ describe('GET /documents/{document_id} (getDocument)', () => {
     'GET /documents/{document_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getDocument',
-    {
-      field: 'pages',
-      required: ['title', 'size', 'media_type'],
-    },
+    { field: 'pages', required: ['title', 'size', 'media_type'] },
   );
   suite.check(
     'GET /documents/{document_id} → property: random valid queries never answer 5xx and are answered as the spec says',

@@ -43,10 +43,7 @@ describe('GET /notes/{note_id} (getNote)', () => {
     'GET /notes/{note_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getNote',
-    {
-      field: 'text',
-      required: ['text', 'archived_at'],
-    },
+    { field: 'text', required: ['text', 'archived_at'] },
   );
   suite.check(
     'GET /notes/{note_id} → property: random valid queries never answer 5xx and are answered as the spec says',

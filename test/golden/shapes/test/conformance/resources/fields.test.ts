@@ -48,19 +48,13 @@ describe('GET /fields/{collection} (listFields)', () => {
     'GET /fields/{collection} → sorts by name ascending and descending',
     checks.sorts,
     'listFields',
-    {
-      field: 'name',
-      values: ['a-sample', 'b-sample', 'c-sample'],
-    },
+    { field: 'name', values: ['a-sample', 'b-sample', 'c-sample'] },
   );
   suite.check(
     'GET /fields/{collection} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listFields',
-    {
-      field: 'name',
-      required: ['name'],
-    },
+    { field: 'name', required: ['name'] },
   );
   suite.check('GET /fields/{collection} → filters on name', checks.filters, 'listFields', {
     field: 'name',
@@ -70,9 +64,7 @@ describe('GET /fields/{collection} (listFields)', () => {
     'GET /fields/{collection} → search finds an item by its name',
     checks.searches,
     'listFields',
-    {
-      field: 'name',
-    },
+    { field: 'name' },
   );
   suite.check(
     'GET /fields/{collection} → ETag, and 304 with no body for If-None-Match',
@@ -112,12 +104,7 @@ describe('POST /fields/{collection} (createField)', () => {
     'POST /fields/{collection} → 422 VALIDATION_ERROR (body.name REQUIRED) for missing required name',
     checks.rejectsInvalidBody,
     'createField',
-    {
-      rule: 'missing required name',
-      field: 'body.name',
-      code: 'REQUIRED',
-      body: {},
-    },
+    { rule: 'missing required name', field: 'body.name', code: 'REQUIRED', body: {} },
   );
   suite.check(
     'POST /fields/{collection} → 422 VALIDATION_ERROR (body.name INVALID_TYPE) for name of the wrong type',
@@ -127,9 +114,7 @@ describe('POST /fields/{collection} (createField)', () => {
       rule: 'name of the wrong type',
       field: 'body.name',
       code: 'INVALID_TYPE',
-      body: {
-        name: 12345,
-      },
+      body: { name: 12345 },
     },
   );
   suite.check(
@@ -140,9 +125,7 @@ describe('POST /fields/{collection} (createField)', () => {
       rule: 'name longer than 64',
       field: 'body.name',
       code: 'OUT_OF_RANGE',
-      body: {
-        name: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
-      },
+      body: { name: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' },
     },
   );
   suite.check(
@@ -207,10 +190,7 @@ describe('GET /fields/{collection}/{field_id} (getField)', () => {
     'GET /fields/{collection}/{field_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getField',
-    {
-      field: 'name',
-      required: ['name'],
-    },
+    { field: 'name', required: ['name'] },
   );
   suite.check(
     'GET /fields/{collection}/{field_id} → property: random valid queries never answer 5xx and are answered as the spec says',

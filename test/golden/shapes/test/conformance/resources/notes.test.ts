@@ -33,12 +33,7 @@ describe('POST /notes (createNote)', () => {
     'POST /notes → 422 VALIDATION_ERROR (body.text REQUIRED) for missing required text',
     checks.rejectsInvalidBody,
     'createNote',
-    {
-      rule: 'missing required text',
-      field: 'body.text',
-      code: 'REQUIRED',
-      body: {},
-    },
+    { rule: 'missing required text', field: 'body.text', code: 'REQUIRED', body: {} },
   );
   suite.check(
     'POST /notes → 422 VALIDATION_ERROR (body.text INVALID_TYPE) for text of the wrong type',
@@ -48,9 +43,7 @@ describe('POST /notes (createNote)', () => {
       rule: 'text of the wrong type',
       field: 'body.text',
       code: 'INVALID_TYPE',
-      body: {
-        text: 12345,
-      },
+      body: { text: 12345 },
     },
   );
   suite.check(
@@ -134,10 +127,7 @@ describe('GET /notes/{note_id} (getNote)', () => {
     'GET /notes/{note_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getNote',
-    {
-      field: 'text',
-      required: ['text'],
-    },
+    { field: 'text', required: ['text'] },
   );
   suite.check(
     'GET /notes/{note_id} → property: random valid queries never answer 5xx and are answered as the spec says',

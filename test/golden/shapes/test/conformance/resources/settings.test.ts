@@ -37,10 +37,7 @@ describe('GET /settings (getSettings)', () => {
     'GET /settings → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getSettings',
-    {
-      field: 'theme',
-      required: ['theme', 'page_size'],
-    },
+    { field: 'theme', required: ['theme', 'page_size'] },
   );
   suite.check(
     'GET /settings → 405 METHOD_NOT_ALLOWED with Allow for POST',
@@ -65,11 +62,7 @@ describe('PUT /settings (replaceSettings)', () => {
     'PUT /settings → 200, replaces the resource (GET shows the new theme)',
     checks.replacesSingleton,
     'replaceSettings',
-    [
-      {
-        theme: 'dark',
-      },
-    ],
+    [{ theme: 'dark' }],
   );
   suite.check(
     'PUT /settings → 422 VALIDATION_ERROR (body.theme REQUIRED) for missing required theme',
@@ -79,9 +72,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'missing required theme',
       field: 'body.theme',
       code: 'REQUIRED',
-      body: {
-        page_size: 1,
-      },
+      body: { page_size: 1 },
     },
   );
   suite.check(
@@ -92,9 +83,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'missing required page_size',
       field: 'body.page_size',
       code: 'REQUIRED',
-      body: {
-        theme: 'light',
-      },
+      body: { theme: 'light' },
     },
   );
   suite.check(
@@ -105,10 +94,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'theme of the wrong type',
       field: 'body.theme',
       code: 'INVALID_TYPE',
-      body: {
-        theme: 12345,
-        page_size: 1,
-      },
+      body: { theme: 12345, page_size: 1 },
     },
   );
   suite.check(
@@ -119,10 +105,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'theme outside its enum',
       field: 'body.theme',
       code: 'INVALID_VALUE',
-      body: {
-        theme: 'not-one-of-the-values',
-        page_size: 1,
-      },
+      body: { theme: 'not-one-of-the-values', page_size: 1 },
     },
   );
   suite.check(
@@ -133,10 +116,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'page_size of the wrong type',
       field: 'body.page_size',
       code: 'INVALID_TYPE',
-      body: {
-        theme: 'light',
-        page_size: 'not-a-value',
-      },
+      body: { theme: 'light', page_size: 'not-a-value' },
     },
   );
   suite.check(
@@ -147,10 +127,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'page_size above its maximum',
       field: 'body.page_size',
       code: 'OUT_OF_RANGE',
-      body: {
-        theme: 'light',
-        page_size: 101,
-      },
+      body: { theme: 'light', page_size: 101 },
     },
   );
   suite.check(
@@ -161,10 +138,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'page_size below its minimum',
       field: 'body.page_size',
       code: 'OUT_OF_RANGE',
-      body: {
-        theme: 'light',
-        page_size: 0,
-      },
+      body: { theme: 'light', page_size: 0 },
     },
   );
   suite.check(
@@ -175,11 +149,7 @@ describe('PUT /settings (replaceSettings)', () => {
       rule: 'motto of the wrong type',
       field: 'body.motto',
       code: 'INVALID_TYPE',
-      body: {
-        theme: 'light',
-        page_size: 1,
-        motto: 12345,
-      },
+      body: { theme: 'light', page_size: 1, motto: 12345 },
     },
   );
   suite.check(
@@ -247,14 +217,7 @@ describe('PATCH /settings (updateSettings)', () => {
     'PATCH /settings → 200, changes theme and nothing else',
     checks.updatesSingletonOnlyWhatItNames,
     'updateSettings',
-    [
-      {
-        theme: 'light',
-      },
-      {
-        theme: 'dark',
-      },
-    ],
+    [{ theme: 'light' }, { theme: 'dark' }],
   );
   suite.check(
     'PATCH /settings → 422 VALIDATION_ERROR (body.theme INVALID_TYPE) for theme of the wrong type',
@@ -264,9 +227,7 @@ describe('PATCH /settings (updateSettings)', () => {
       rule: 'theme of the wrong type',
       field: 'body.theme',
       code: 'INVALID_TYPE',
-      body: {
-        theme: 12345,
-      },
+      body: { theme: 12345 },
     },
   );
   suite.check(
@@ -277,9 +238,7 @@ describe('PATCH /settings (updateSettings)', () => {
       rule: 'theme outside its enum',
       field: 'body.theme',
       code: 'INVALID_VALUE',
-      body: {
-        theme: 'not-one-of-the-values',
-      },
+      body: { theme: 'not-one-of-the-values' },
     },
   );
   suite.check(
@@ -290,9 +249,7 @@ describe('PATCH /settings (updateSettings)', () => {
       rule: 'page_size of the wrong type',
       field: 'body.page_size',
       code: 'INVALID_TYPE',
-      body: {
-        page_size: 'not-a-value',
-      },
+      body: { page_size: 'not-a-value' },
     },
   );
   suite.check(
@@ -303,9 +260,7 @@ describe('PATCH /settings (updateSettings)', () => {
       rule: 'page_size above its maximum',
       field: 'body.page_size',
       code: 'OUT_OF_RANGE',
-      body: {
-        page_size: 101,
-      },
+      body: { page_size: 101 },
     },
   );
   suite.check(
@@ -316,9 +271,7 @@ describe('PATCH /settings (updateSettings)', () => {
       rule: 'page_size below its minimum',
       field: 'body.page_size',
       code: 'OUT_OF_RANGE',
-      body: {
-        page_size: 0,
-      },
+      body: { page_size: 0 },
     },
   );
   suite.check(

@@ -42,10 +42,7 @@ describe('GET /tasks/{task_id}/summary (getTaskSummary)', () => {
     'GET /tasks/{task_id}/summary → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getTaskSummary',
-    {
-      field: 'words',
-      required: ['words'],
-    },
+    { field: 'words', required: ['words'] },
   );
   suite.check(
     'GET /tasks/{task_id}/summary → 405 METHOD_NOT_ALLOWED with Allow for DELETE',

@@ -48,10 +48,7 @@ describe('GET /tasks (listTasks)', () => {
     'GET /tasks → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'listTasks',
-    {
-      field: 'title',
-      required: ['title'],
-    },
+    { field: 'title', required: ['title'] },
   );
   suite.check('GET /tasks → filters on title', checks.filters, 'listTasks', {
     field: 'title',
@@ -98,12 +95,7 @@ describe('POST /tasks (createTask)', () => {
     'POST /tasks → 422 VALIDATION_ERROR (body.title REQUIRED) for missing required title',
     checks.rejectsInvalidBody,
     'createTask',
-    {
-      rule: 'missing required title',
-      field: 'body.title',
-      code: 'REQUIRED',
-      body: {},
-    },
+    { rule: 'missing required title', field: 'body.title', code: 'REQUIRED', body: {} },
   );
   suite.check(
     'POST /tasks → 422 VALIDATION_ERROR (body.title INVALID_TYPE) for title of the wrong type',
@@ -113,9 +105,7 @@ describe('POST /tasks (createTask)', () => {
       rule: 'title of the wrong type',
       field: 'body.title',
       code: 'INVALID_TYPE',
-      body: {
-        title: 12345,
-      },
+      body: { title: 12345 },
     },
   );
   suite.check(
@@ -140,10 +130,7 @@ describe('POST /tasks (createTask)', () => {
       rule: 'done of the wrong type',
       field: 'body.done',
       code: 'INVALID_TYPE',
-      body: {
-        title: 'sample',
-        done: 'not-a-value',
-      },
+      body: { title: 'sample', done: 'not-a-value' },
     },
   );
   suite.check(
@@ -208,26 +195,13 @@ describe('GET /tasks/{task_id} (getTask)', () => {
     'GET /tasks/{task_id} → changed by PUT, the resource no longer matches its old ETag',
     checks.changesETag,
     'getTask',
-    {
-      operationId: 'replaceTask',
-      changes: [
-        {
-          title: 'a-sample',
-        },
-        {
-          title: 'b-sample',
-        },
-      ],
-    },
+    { operationId: 'replaceTask', changes: [{ title: 'a-sample' }, { title: 'b-sample' }] },
   );
   suite.check(
     'GET /tasks/{task_id} → returns only the fields named in fields, with id and the required ones',
     checks.selectsFields,
     'getTask',
-    {
-      field: 'title',
-      required: ['title'],
-    },
+    { field: 'title', required: ['title'] },
   );
   suite.check(
     'GET /tasks/{task_id} → property: random valid queries never answer 5xx and are answered as the spec says',
@@ -267,25 +241,13 @@ describe('PUT /tasks/{task_id} (replaceTask)', () => {
     'PUT /tasks/{task_id} → 204, replaces the resource (GET shows the new title)',
     checks.replaces,
     'replaceTask',
-    [
-      {
-        title: 'a-sample',
-      },
-      {
-        title: 'b-sample',
-      },
-    ],
+    [{ title: 'a-sample' }, { title: 'b-sample' }],
   );
   suite.check(
     'PUT /tasks/{task_id} → 422 VALIDATION_ERROR (body.title REQUIRED) for missing required title',
     checks.rejectsInvalidBody,
     'replaceTask',
-    {
-      rule: 'missing required title',
-      field: 'body.title',
-      code: 'REQUIRED',
-      body: {},
-    },
+    { rule: 'missing required title', field: 'body.title', code: 'REQUIRED', body: {} },
   );
   suite.check(
     'PUT /tasks/{task_id} → 422 VALIDATION_ERROR (body.title INVALID_TYPE) for title of the wrong type',
@@ -295,9 +257,7 @@ describe('PUT /tasks/{task_id} (replaceTask)', () => {
       rule: 'title of the wrong type',
       field: 'body.title',
       code: 'INVALID_TYPE',
-      body: {
-        title: 12345,
-      },
+      body: { title: 12345 },
     },
   );
   suite.check(
@@ -322,10 +282,7 @@ describe('PUT /tasks/{task_id} (replaceTask)', () => {
       rule: 'done of the wrong type',
       field: 'body.done',
       code: 'INVALID_TYPE',
-      body: {
-        title: 'sample',
-        done: 'not-a-value',
-      },
+      body: { title: 'sample', done: 'not-a-value' },
     },
   );
   suite.check(
