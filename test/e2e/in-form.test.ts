@@ -41,7 +41,7 @@ const PUBLIC = [
 ];
 
 /** Outputs the in-form templates print. */
-const IN_FORM_TEMPLATES = /^(test\/conformance\/(resources\/.*\.test\.ts|conventions\.test\.ts|rate-limit\.test\.ts)|src\/generated\/routes\.ts)$/;
+const IN_FORM_TEMPLATES = /^(test\/conformance\/(resources\/.*\.test\.ts|conventions\.test\.ts|rate-limit\.test\.ts)|src\/generated\/(routes|service)\.ts)$/;
 
 /**
  * The in-form templates' files as the built pipeline makes them, before the

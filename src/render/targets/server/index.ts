@@ -220,7 +220,7 @@ function serviceSettings(model: ApiModel): object {
     basePath: model.basePath,
     versioning: { version, url: mechanism === 'url' || mechanism === 'both', header: mechanism === 'header' || mechanism === 'both' },
     apiKeyHeaders: apiKeyHeaders(model),
-    rateLimit: model.config.rateLimit,
+    rateLimit: { limit: model.config.rateLimit.limit, windowSeconds: model.config.rateLimit.windowSeconds },
     bodyLimit: model.config.bodyLimit,
     uploadLimit: model.config.uploadLimit,
     validationStatus: model.config.validation.status,
