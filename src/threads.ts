@@ -60,7 +60,19 @@ function waiting(script: string): Worker | undefined {
   const workers = kept?.get(script) ?? [];
   let worker: Worker | undefined;
   while ((worker = workers.pop()) && worker.threadId === -1);
+  worker?.off('error', retire).off('exit', retire);
   return worker;
+}
+
+/** Keeps a worker that answered for the next run; one that fails while it waits is let go, not thrown. */
+function keep(script: string, worker: Worker, workers: Map<string, Worker[]>): void {
+  worker.unref(); // a waiting worker does not keep the process alive
+  worker.on('error', retire).on('exit', retire);
+  workers.set(script, [...(workers.get(script) ?? []), worker]);
+}
+
+function retire(this: Worker): void {
+  void this.terminate(); // its threadId turns -1: waiting() passes it by
 }
 
 /**
@@ -74,15 +86,14 @@ export function runOnWorker<Output>(script: string, input: unknown, job: string)
     worker.ref();
     const fail = (error: Error) => {
       release();
+      void worker.terminate();
       reject(error);
     };
     const exit = (code: number) => fail(new Error(`the ${job} worker stopped (exit code ${code}) without an answer`));
     const answer = (output: Output) => {
       release();
-      if (kept) {
-        worker.unref(); // a waiting worker does not keep the process alive
-        kept.set(script, [...(kept.get(script) ?? []), worker]);
-      } else void worker.terminate();
+      if (kept) keep(script, worker, kept);
+      else void worker.terminate();
       resolve(output);
     };
     function release() {

@@ -6,8 +6,8 @@
  * it on the line), which only the rendered text knows.
  */
 import { randomUUID } from 'node:crypto';
-import { Call, Code, printJs, propertyValue, type JsValue } from './js-print.js';
-import { OutOfForm } from './prettier-form.js';
+import { Call, Code, jsValue, printJs, propertyValue, SelfPrinting, type JsValue } from './js-print.js';
+import { narrow, OutOfForm } from './prettier-form.js';
 
 /** The values a render marked, under a mark no text from a spec can hold. */
 export class JsMarks {
@@ -16,7 +16,7 @@ export class JsMarks {
 
   /** What the helper writes in place of `value`. */
   add(value: unknown): string {
-    this.values.push(value);
+    this.values.push(jsValue(value));
     return `${this.mark}${this.values.length - 1}\u0000`;
   }
 
@@ -47,7 +47,7 @@ export class JsMarks {
       const value = this.values[Number(match[1])];
       const printed = print(value, (value) => {
         if (rest.includes(this.mark)) throw new OutOfForm('two values on a line');
-        return placed(value as JsValue, out.slice(out.lastIndexOf('\n') + 1), rest.length);
+        return placed(value as JsValue, out.slice(out.lastIndexOf('\n') + 1), rest);
       });
       // A property's value moved to the next line leaves no space after the colon.
       out = printed.startsWith('\n') ? out.trimEnd() + printed : out + printed;
@@ -57,16 +57,29 @@ export class JsMarks {
 }
 
 /** A property's key as a template writes it, before the value: `  key: `. */
-const PROPERTY = /^( *)([A-Za-z_$][\w$]*|'(?:[^'\\\n]|\\.)*'): $/;
+const PROPERTY = /^( *)([A-Za-z_$][\w$]*|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"): $/;
 
-function placed(value: JsValue, before: string, rest: number): string {
+/**
+ * The value printed for its place: the line before it (a property's key,
+ * or any text), and what follows it on the line. Only places whose width
+ * is certain: narrow text, no comment after the value, and a key's value
+ * followed by its `,` alone (a type member's `;` is laid out otherwise).
+ */
+function placed(value: JsValue, before: string, rest: string): string {
+  narrow(before);
+  narrow(rest);
+  if (/\/[/*]/.test(rest)) throw new OutOfForm('a comment after a value');
   const property = PROPERTY.exec(before);
-  if (property) return propertyValue(property[2]!, value, property[1]!.length, rest);
-  return printJs(value, { indent: /^ */.exec(before)![0].length, column: before.length, rest });
+  if (property) {
+    if (rest !== ',') throw new OutOfForm('a key whose value is not followed by its comma alone');
+    return propertyValue(property[2]!, value, property[1]!.length, rest.length);
+  }
+  return printJs(value, { indent: /^ */.exec(before)![0].length, column: before.length, rest: rest.length });
 }
 
 /** A value as code prettier parses, on one line: prettier lays it out. */
 export function plain(value: JsValue): string {
+  if (value instanceof SelfPrinting) return value.plain();
   if (value instanceof Code) return value.text;
   if (value instanceof Call) return `${value.callee.text}(${value.args.map(plain).join(', ')})`;
   if (Array.isArray(value)) return `[${value.map(plain).join(', ')}]`;

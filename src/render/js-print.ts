@@ -38,7 +38,14 @@ export class Call {
   ) {}
 }
 
-export type JsValue = null | boolean | number | string | Code | Call | readonly JsValue[] | { readonly [key: string]: JsValue };
+/** Something that prints itself in prettier's form where it stands (a statement: see type-alias-print.ts). */
+export abstract class SelfPrinting {
+  abstract print(at: Place): string;
+  /** Its text on one line, for prettier to lay out. */
+  abstract plain(): string;
+}
+
+export type JsValue = null | boolean | number | string | Code | Call | SelfPrinting | readonly JsValue[] | { readonly [key: string]: JsValue };
 
 /** Where a value starts: the indentation of its lines, its column, and how many characters follow it on its line. */
 export interface Place {
@@ -49,6 +56,7 @@ export interface Place {
 
 /** `value` printed at `at`. */
 export function printJs(value: JsValue, at: Place): string {
+  if (value instanceof SelfPrinting) return value.print(at);
   if (value instanceof Call) return printCall(value, at);
   if (Array.isArray(value)) return printArray(value as readonly JsValue[], at);
   if (isObject(value)) return printObject(value, at);
@@ -71,8 +79,11 @@ export function propertyValue(keyText: string, value: JsValue, indent: number, r
   const column = indent + keyText.length + 2;
   if (isBreakable(value)) {
     const printed = printJs(value, { indent, column, rest });
-    // Prettier would move the value to the next line if even its opening bracket passed the margin.
-    if (column + firstLineLength(printed) > PRINT_WIDTH) outOfForm('a key too long for its value');
+    // Prettier would move the value to the next line if even its opening bracket passed the margin,
+    // a value on one line (`[]`, `f()`) with what follows it, or a call it breaks like a name (no or one short argument).
+    const oneLine = !printed.includes('\n');
+    if (column + firstLineLength(printed) + (oneLine ? rest : 0) > PRINT_WIDTH) outOfForm('a key too long for its value');
+    if (value instanceof Call && value.args.length <= 1 && printed.includes('\n')) outOfForm('a call prettier may move below its key');
     return printed;
   }
   const text = scalar(value as Scalar);
@@ -80,10 +91,22 @@ export function propertyValue(keyText: string, value: JsValue, indent: number, r
   return `\n${' '.repeat(indent + 2)}${text}`;
 }
 
-type Scalar = null | boolean | number | string | Code;
+type Scalar = null | boolean | number | string | Code | SelfPrinting;
+
+/** The value, if it is JSON or made of this module's kinds; anything else (`undefined`, a Date) is a mistake of the view that made it. */
+export function jsValue(value: unknown): JsValue {
+  const kind = typeof value;
+  if (value === null || kind === 'string' || kind === 'number' || kind === 'boolean' || value instanceof Code || value instanceof SelfPrinting) return value as JsValue;
+  if (value instanceof Call) return value.args.forEach(jsValue), value;
+  if (Array.isArray(value)) return value.forEach(jsValue), value as JsValue;
+  // A plain object: its prototype is an Object.prototype (of any realm: Jest runs tests in another) or none.
+  const prototype: unknown = kind === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (prototype === null || (prototype !== undefined && Object.getPrototypeOf(prototype) === null)) return Object.values(value as object).forEach(jsValue), value as JsValue;
+  throw new Error(`{{js}} prints JSON values, not ${value === undefined ? 'undefined' : Object.prototype.toString.call(value)}`);
+}
 
 function isObject(value: JsValue): value is { readonly [key: string]: JsValue } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Code) && !(value instanceof Call);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Code) && !(value instanceof Call) && !(value instanceof SelfPrinting);
 }
 
 function isBreakable(value: JsValue): boolean {
@@ -101,6 +124,7 @@ function breaksAfterColon(keyText: string, value: Scalar): boolean {
 }
 
 function scalar(value: Scalar): string {
+  if (value instanceof SelfPrinting) return outOfForm('a statement inside a value');
   if (value === null) return 'null';
   if (value instanceof Code) return value.text;
   if (typeof value === 'boolean') return String(value);

@@ -41,7 +41,7 @@ const PUBLIC = [
 ];
 
 /** Outputs the in-form templates print. */
-const IN_FORM_TEMPLATES = /^(test\/conformance\/(resources\/.*\.test\.ts|conventions\.test\.ts|rate-limit\.test\.ts)|src\/generated\/(routes|service)\.ts)$/;
+const IN_FORM_TEMPLATES = /^(test\/conformance\/(resources\/.*\.test\.ts|conventions\.test\.ts|rate-limit\.test\.ts)|src\/generated\/(routes|service)\.ts|src\/generated\/resources\/.*\.ts)$/;
 
 /**
  * The in-form templates' files as the built pipeline makes them, before the
@@ -72,7 +72,11 @@ describe('files in prettier’s form without prettier', () => {
     expect(files.length).toBeGreaterThan(0);
     // Every file of an in-form template came out in form, but for text prettier measures with Unicode tables…
     const narrow = new RegExp(`^[${NARROW_CHARACTERS}\\n]*$`);
-    expect(files.filter((file) => file.format !== 'as-is' && narrow.test(file.contents)).map((file) => file.path)).toEqual([]);
+    // (the resources' type aliases may also hold types it leaves to prettier: a form's `Omit<…> & {…}`; most come out in form)
+    const leftToPrettier = files.filter((file) => file.format !== 'as-is' && narrow.test(file.contents));
+    expect(leftToPrettier.filter((file) => !file.path.startsWith('src/generated/resources/')).map((file) => file.path)).toEqual([]);
+    const resources = files.filter((file) => file.path.startsWith('src/generated/resources/'));
+    expect(resources.filter((file) => file.format === 'as-is').length).toBeGreaterThanOrEqual(resources.length * 0.5);
     // …and prettier changes nothing in it.
     const changed: string[] = [];
     for (const file of files.filter((file) => file.format === 'as-is')) {

@@ -74,6 +74,41 @@ describe('js-print: values as prettier prints them', () => {
     await expectPrettiersForm('z'.repeat(99), 'path');
   });
 
+  test('keys of every length up to the margin: in prettier’s form, or left to prettier', async () => {
+    const values: JsValue[] = [[], {}, new Call(new Code('f'), []), new Call(new Code('handler'), ['x'.repeat(12)]), new Call(new Code('handler'), ['g', 'n']), 'x', ['aa', 'bb'], 12345, null];
+    let printed = 0;
+    for (let length = 70; length <= 99; length++) {
+      for (const value of values) {
+        const key = 'k'.repeat(length);
+        const { text, inForm } = placed(value, key);
+        if (!inForm) continue;
+        printed++;
+        expect(text).toBe(await format(plain(value, key)));
+        expect(await format(text)).toBe(text);
+      }
+    }
+    expect(printed).toBeGreaterThan(200);
+  });
+
+  test('a comment after a value, or a key followed by more than its comma, is left to prettier', () => {
+    const marks = new JsMarks();
+    expect(marks.place(`const a = {\n  fields: ${marks.add(['x'])}, // the fields\n};\n`).inForm).toBe(false);
+    const members = new JsMarks();
+    expect(members.place(`type T = {\n  cacheControl: ${members.add('x')};\n};\n`).inForm).toBe(false);
+  });
+
+  test('a double-quoted key is a key: its long value moves below it as prettier moves it', async () => {
+    const marks = new JsMarks();
+    const { text, inForm } = marks.place(`const a = {\n  "it's a key": ${marks.add('v'.repeat(90))},\n};\n`);
+    expect(inForm).toBe(true);
+    expect(await format(text)).toBe(text);
+  });
+
+  test('a value that is not JSON is the view’s mistake, said as such', () => {
+    expect(() => new JsMarks().add({ a: undefined })).toThrow('{{js}} prints JSON values, not undefined');
+    expect(() => new JsMarks().add([new Date(0)])).toThrow('not [object Date]');
+  });
+
   test('text of uncertain width is left to prettier', () => {
     expect(placed(['書名'], 'parameters').inForm).toBe(false);
     expect(placed({ a: '🙂' }, 'parameters').inForm).toBe(false);
@@ -106,6 +141,7 @@ describe('js-print: values as prettier prints them', () => {
         // Text prettier measures with Unicode tables is its to lay out.
         if (!inForm) return;
         expect(text).toBe(await format(plain(value as JsValue, key)));
+        expect(await format(text)).toBe(text);
       }),
       // A fixed seed: a failure reproduces, and CI runs the same cases every time.
       { numRuns: 400, seed: 27 },

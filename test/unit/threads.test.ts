@@ -69,3 +69,18 @@ test('a worker starts with the process’s flags but those a worker refuses', as
   const { stdout } = await run(process.execPath, ['--max-semi-space-size=32', '--no-deprecation', main]);
   expect(JSON.parse(stdout)).toEqual(['--no-deprecation']);
 });
+
+test('a kept worker that fails while it waits is let go, and the next job gets a new one', async () => {
+  const failing = join(folder, 'failing.mjs');
+  // Answers, then throws from a timer while it waits.
+  writeFileSync(failing, "import { parentPort, threadId } from 'node:worker_threads';\nparentPort.on('message', () => { parentPort.postMessage(threadId); setTimeout(() => { throw new Error('late'); }, 20); });\n");
+  const end = keepWorkers();
+  try {
+    const first = await runOnWorker<number>(failing, 'job', 'failing');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await runOnWorker<number>(failing, 'job', 'failing');
+    expect(second).not.toBe(first);
+  } finally {
+    await end();
+  }
+});

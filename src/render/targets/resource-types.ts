@@ -12,6 +12,7 @@ import { byText } from '../../order.js';
 import { deref, isObject, type OpenApiDocument, type OperationObject, type Reference, type RequestBodyObject, type SchemaObject } from '../../openapi/document.js';
 import { ROOT_NAMES } from '../../model/naming.js';
 import { templateFile, type Target } from '../target.js';
+import { TypeAlias } from '../type-alias-print.js';
 
 interface Alias {
   name: string;
@@ -59,13 +60,20 @@ export const resourceTypesTarget: Target = {
         // Its file name: safe anywhere a template prints it (custom templates have long printed `name`).
         name: fileName,
         label: commentText(label),
-        item: resource && itemAlias(resource, operations),
-        operations: operations.map((operation) => ({ doc: operationDoc(operation), aliases: aliasesOf(operation) })),
+        item: resource && withStatement(itemAlias(resource, operations)),
+        operations: operations.map((operation) => ({ doc: operationDoc(operation), aliases: aliasesOf(operation).map(withStatement) })),
       };
       return templateFile(renderer, 'types/resource.ts.hbs', `src/generated/resources/${fileName}.ts`, view, 'generated');
     });
   },
 };
+
+/** An alias with its declaration, for `{{js statement}}`. */
+function withStatement<A extends Alias>(alias: A): A & { statement: TypeAlias };
+function withStatement<A extends Alias>(alias: A | undefined): (A & { statement: TypeAlias }) | undefined;
+function withStatement<A extends Alias>(alias: A | undefined): (A & { statement: TypeAlias }) | undefined {
+  return alias && { ...alias, statement: new TypeAlias(alias.name, alias.type) };
+}
 
 /** `GET /books: List books`, as a comment prints it. */
 export function operationDoc(operation: OperationModel): string {
