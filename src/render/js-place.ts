@@ -7,7 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Call, Code, jsValue, printJs, propertyValue, SelfPrinting, type JsValue } from './js-print.js';
-import { narrow, OutOfForm } from './prettier-form.js';
+import { OutOfForm, PRINT_WIDTH } from './prettier-form.js';
+
+/** A line the template wrote: names from a spec beyond ASCII (`'café'` as a key, which prettier writes bare) are left to prettier. */
+const ASCII_LINE = /^[\x20-\x7e]*$/;
 
 /** The values a render marked, under a mark no text from a spec can hold. */
 export class JsMarks {
@@ -26,6 +29,7 @@ export class JsMarks {
    * value is written plainly, for prettier to lay out.
    */
   place(text: string): { text: string; inForm: boolean } {
+    if (!this.templateLinesInForm(text)) return { text: this.replace(text, (value) => plain(value as JsValue)), inForm: false };
     if (this.values.length === 0) return { text, inForm: true };
     try {
       return { text: this.replace(text, (value, place) => place(value)), inForm: true };
@@ -33,6 +37,21 @@ export class JsMarks {
       if (!(error instanceof OutOfForm)) throw error;
       return { text: this.replace(text, (value) => plain(value as JsValue)), inForm: false };
     }
+  }
+
+  /**
+   * Whether the lines the template wrote itself (those with no value) are as
+   * prettier leaves them, as far as a line shows it: within the margin, in
+   * ASCII, no double-quoted string and no space at the end. A name
+   * from a spec can make a template's line too long; prettier would break it.
+   * Comments are prettier's to keep as they are.
+   */
+  private templateLinesInForm(text: string): boolean {
+    for (const line of text.split('\n')) {
+      if (line.includes(this.mark) || /^\s*(\/\/|\/\*|\*)/.test(line)) continue;
+      if (line.length > PRINT_WIDTH || /"|\s$/.test(line) || !ASCII_LINE.test(line)) return false;
+    }
+    return true;
   }
 
   private replace(text: string, print: (value: unknown, place: (value: unknown) => string) => string): string {
@@ -62,19 +81,22 @@ const PROPERTY = /^( *)([A-Za-z_$][\w$]*|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"
 /**
  * The value printed for its place: the line before it (a property's key,
  * or any text), and what follows it on the line. Only places whose width
- * is certain: narrow text, no comment after the value, and a key's value
+ * is certain: ASCII text around it, no comment after the value, and a key's value
  * followed by its `,` alone (a type member's `;` is laid out otherwise).
  */
 function placed(value: JsValue, before: string, rest: string): string {
-  narrow(before);
-  narrow(rest);
+  if (!ASCII_LINE.test(before) || !ASCII_LINE.test(rest)) throw new OutOfForm('text beyond ASCII around a value');
   if (/\/[/*]/.test(rest)) throw new OutOfForm('a comment after a value');
   const property = PROPERTY.exec(before);
   if (property) {
     if (rest !== ',') throw new OutOfForm('a key whose value is not followed by its comma alone');
     return propertyValue(property[2]!, value, property[1]!.length, rest.length);
   }
-  return printJs(value, { indent: /^ */.exec(before)![0].length, column: before.length, rest: rest.length });
+  const printed = printJs(value, { indent: /^ */.exec(before)![0].length, column: before.length, rest: rest.length });
+  // Code past the margin (a store call after `=>`): prettier would move it or break it. A string there it leaves as it is.
+  const code = value instanceof Code || value instanceof Call;
+  if (code && !printed.includes('\n') && before.length + printed.length + rest.length > PRINT_WIDTH) throw new OutOfForm('code past the margin');
+  return printed;
 }
 
 /** A value as code prettier parses, on one line: prettier lays it out. */

@@ -45,6 +45,30 @@ export abstract class SelfPrinting {
   abstract plain(): string;
 }
 
+/**
+ * The body of an arrow function the template wrote just before it
+ * (`name: async (request) => `), an expression on one line: after the arrow
+ * where it fits, else on the next line, indented, as prettier moves it.
+ */
+export class ArrowBody extends SelfPrinting {
+  constructor(readonly code: Code) {
+    super();
+  }
+
+  print(at: Place): string {
+    const { text } = this.code;
+    if (at.column + text.length + at.rest <= PRINT_WIDTH) return text;
+    const indent = at.indent + 2;
+    // The arrow must fit where it is (its line ends at `=>`), and the body on its own line, or prettier breaks more.
+    if (at.column - 1 > PRINT_WIDTH || indent + text.length + at.rest > PRINT_WIDTH) return outOfForm('an arrow body that breaks');
+    return `\n${' '.repeat(indent)}${text}`;
+  }
+
+  plain(): string {
+    return this.code.text;
+  }
+}
+
 export type JsValue = null | boolean | number | string | Code | Call | SelfPrinting | readonly JsValue[] | { readonly [key: string]: JsValue };
 
 /** Where a value starts: the indentation of its lines, its column, and how many characters follow it on its line. */
@@ -147,8 +171,13 @@ export function stringLiteral(text: string): string {
  */
 export function propertyKey(key: string): string {
   if (key === '__proto__') return "['__proto__']";
-  return ASCII_IDENTIFIER.test(key) ? key : stringLiteral(key);
+  if (ASCII_IDENTIFIER.test(key)) return key;
+  // `café` may be a name by Unicode's tables, which prettier then writes bare.
+  if (MAYBE_IDENTIFIER.test(key)) return outOfForm('a key that may be a name beyond ASCII');
+  return stringLiteral(key);
 }
+
+const MAYBE_IDENTIFIER = /^[\w$\u0080-\uffff]*[\u0080-\uffff][\w$\u0080-\uffff]*$/;
 
 function printObject(object: { readonly [key: string]: JsValue }, at: Place): string {
   if (Object.keys(object).length === 0) return '{}';

@@ -63,7 +63,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
     name: 'timestamp-missing',
     breaks: 'success envelope: meta.timestamp is missing',
     patches: [
-      patch(OPERATION, 'const meta = `{"timestamp":"${new Date().toISOString()}"}`;', "const meta = '{}';"),
+      patch(OPERATION, 'const meta = `{"timestamp":"${timestamp()}"}`;', "const meta = '{}';"),
     ],
     fails: /→ 200 with the (success|list) envelope/,
   },
@@ -73,8 +73,8 @@ const EXAMPLE_VARIANTS: Variant[] = [
     patches: [
       patch(
         OPERATION,
-        'new Date().toISOString()',
-        "new Date(Date.now() + 7_200_000).toISOString().replace('Z', '+02:00')",
+        'new Date(ms).toISOString()',
+        "new Date(ms + 7_200_000).toISOString().replace('Z', '+02:00')",
       ),
     ],
     fails: /→ 200 with the (success|list) envelope/,
@@ -82,7 +82,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'fields-ignored',
     breaks: 'sparse fieldsets: fields is accepted but every field is returned',
-    patches: [patch(OPERATION, 'fieldset, route.shape),\n  );', '{ ...fieldset, named: [] }, route.shape),\n  );')],
+    patches: [patch(OPERATION, 'fieldset, route.shape),\n    );', '{ ...fieldset, named: [] }, route.shape),\n    );')],
     fails: /returns only the fields named in fields/,
   },
   {
@@ -99,8 +99,8 @@ const EXAMPLE_VARIANTS: Variant[] = [
     patches: [
       patch(
         OPERATION,
-        "ctx.type = 'application/json';",
-        "ctx.type = 'application/json';\n  if (route.kind === 'create') ctx.status = 200;",
+        "ctx.res.setHeader('Content-Type', JSON_TYPE);",
+        "ctx.res.setHeader('Content-Type', JSON_TYPE);\n  if (route.kind === 'create') ctx.status = 200;",
       ),
     ],
     fails: /POST \S+ → 201 with the created resource/,
@@ -219,7 +219,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'scopes-not-enforced',
     breaks: 'a credential lacking the required scope is 403 FORBIDDEN (here allowed)',
-    patches: [patch(AUTH, 'if (missing.length > 0)', 'if (missing.length < 0)')],
+    patches: [patch(AUTH, 'if (missing.length === 0) return;', 'return;')],
     fails: /→ 403 FORBIDDEN with a credential lacking/,
   },
   {
@@ -345,7 +345,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'no-request-id',
     breaks: 'every response carries X-Request-Id (here none)',
-    patches: [patch(REQUEST_ID, "ctx.set('X-Request-Id', ctx.state.requestId);", '')],
+    patches: [patch(REQUEST_ID, "ctx.res.setHeader('X-Request-Id', ctx.state.requestId);", '')],
     fails: /X-Request-Id: the caller's id comes back/,
   },
   {
@@ -358,9 +358,9 @@ const EXAMPLE_VARIANTS: Variant[] = [
     name: 'rate-limit-headers-missing',
     breaks: 'X-RateLimit-Limit, -Remaining and -Reset on every response (here none)',
     patches: [
-      patch(RATE_LIMIT, "ctx.set('X-RateLimit-Limit', String(limit));", ''),
-      patch(RATE_LIMIT, "ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));", ''),
-      patch(RATE_LIMIT, "ctx.set('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));", ''),
+      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Limit', String(limit));", ''),
+      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));", ''),
+      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));", ''),
     ],
     fails: /X-RateLimit-Limit, -Remaining and -Reset on successes and errors/,
   },

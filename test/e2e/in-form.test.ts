@@ -41,7 +41,13 @@ const PUBLIC = [
 ];
 
 /** Outputs the in-form templates print. */
-const IN_FORM_TEMPLATES = /^(test\/conformance\/(resources\/.*\.test\.ts|conventions\.test\.ts|rate-limit\.test\.ts)|src\/generated\/(routes|service)\.ts|src\/generated\/resources\/.*\.ts)$/;
+const IN_FORM_TEMPLATES = /^(test\/conformance\/(resources\/.*\.test\.ts|conventions\.test\.ts|rate-limit\.test\.ts)|src\/generated\/(routes|service|store|tables)\.ts|src\/generated\/resources\/.*\.ts|src\/handlers\/.*\.ts)$/;
+
+/**
+ * Files a long name (of a handler, a type, a table) may push past the margin, or that hold types left to
+ * prettier: most, not all, come out in form; on the examples, all of them.
+ */
+const MOSTLY_IN_FORM = /^src\/(generated\/(resources\/|store\.ts|tables\.ts)|handlers\/)/;
 
 /**
  * The in-form templates' files as the built pipeline makes them, before the
@@ -72,11 +78,16 @@ describe('files in prettier’s form without prettier', () => {
     expect(files.length).toBeGreaterThan(0);
     // Every file of an in-form template came out in form, but for text prettier measures with Unicode tables…
     const narrow = new RegExp(`^[${NARROW_CHARACTERS}\\n]*$`);
-    // (the resources' type aliases may also hold types it leaves to prettier: a form's `Omit<…> & {…}`; most come out in form)
+    // (the resources' type aliases may also hold types it leaves to prettier, a form's `Omit<…> & {…}`, and a long name may push a line
+    // of theirs or of a handler scaffold past the margin; most come out in form)
     const leftToPrettier = files.filter((file) => file.format !== 'as-is' && narrow.test(file.contents));
-    expect(leftToPrettier.filter((file) => !file.path.startsWith('src/generated/resources/')).map((file) => file.path)).toEqual([]);
-    const resources = files.filter((file) => file.path.startsWith('src/generated/resources/'));
-    expect(resources.filter((file) => file.format === 'as-is').length).toBeGreaterThanOrEqual(resources.length * 0.5);
+    const mayFallBack = spec.startsWith('examples/') ? /^src\/generated\/resources\// : MOSTLY_IN_FORM;
+    expect(leftToPrettier.filter((file) => !mayFallBack.test(file.path)).map((file) => file.path)).toEqual([]);
+    // (names made odd on purpose, long or beyond ASCII, may leave most of them to prettier)
+    for (const folder of spec.includes('/hostile/') ? [] : ['src/generated/resources/', 'src/handlers/']) {
+      const mostly = files.filter((file) => file.path.startsWith(folder));
+      expect(mostly.filter((file) => file.format === 'as-is').length).toBeGreaterThanOrEqual(mostly.length * 0.5);
+    }
     // …and prettier changes nothing in it.
     const changed: string[] = [];
     for (const file of files.filter((file) => file.format === 'as-is')) {

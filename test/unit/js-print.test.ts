@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import * as prettier from 'prettier';
 import { PRETTIER_OPTIONS } from '../../src/format/index.js';
-import { Call, Code, type JsValue } from '../../src/render/js-print.js';
+import { ArrowBody, Call, Code, type JsValue } from '../../src/render/js-print.js';
 import { JsMarks, plain as plainOf } from '../../src/render/js-place.js';
 
 const format = (text: string) => prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'babel-ts' });
@@ -114,9 +114,15 @@ describe('js-print: values as prettier prints them', () => {
     expect(placed({ a: '🙂' }, 'parameters').inForm).toBe(false);
   });
 
+  test('a key that may be a name beyond ASCII (prettier writes `café` bare) is left to prettier; one that cannot be is quoted', async () => {
+    expect(placed({ café: 1 }, 'parameters').inForm).toBe(false);
+    expect(placed({ ｃａｆé: 1 }, 'parameters').inForm).toBe(false);
+    await expectPrettiersForm({ 'café-crème': 1 });
+  });
+
   test('random values: as prettier prints them', async () => {
     const key = fc.oneof(
-      fc.constantFrom('id', 'a', 'field', 'with-dash', '200', "it's", 'x"y', '$ref', 'back\\slash', 'a b', '__proto__', 'k'.repeat(60)),
+      fc.constantFrom('id', 'a', 'field', 'with-dash', '200', "it's", 'x"y', '$ref', 'back\\slash', 'a b', '__proto__', 'k'.repeat(60), 'café', 'née-à'),
       fc.string({ minLength: 1, maxLength: 20 }),
     );
     const text = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("it's", 'say "hi"', 'a'.repeat(70), 'b\\c', 'Café – “x”', ''));
@@ -146,5 +152,34 @@ describe('js-print: values as prettier prints them', () => {
       // A fixed seed: a failure reproduces, and CI runs the same cases every time.
       { numRuns: 400, seed: 27 },
     );
+  });
+});
+
+describe('js-print: an arrow function’s body', () => {
+  /** A handler scaffold's line: `  name: async (request) => body,` in an object. */
+  function handlers(name: string, body: string, marks: JsMarks): string {
+    return `export const books = {\n  ${name}: async (request) => ${marks.add(new ArrowBody(new Code(body)))},\n};\n`;
+  }
+
+  test.each([
+    ['on the arrow’s line where it fits', 'listBooks', 'store.books.list(request)'],
+    ['below the arrow where it does not', `list${'Books'.repeat(8)}`, `store.${'books'.repeat(9)}.list(request)`],
+    ['below the arrow, exactly at the margin', `list${'B'.repeat(40)}`, `(await store.${'b'.repeat(63)}.list(request))?.id`],
+  ])('%s: as prettier prints it', async (_, name, body) => {
+    const marks = new JsMarks();
+    const { text, inForm } = marks.place(handlers(name, body, marks));
+    expect(inForm).toBe(true);
+    expect(await format(text)).toBe(text);
+    expect(text).toBe(await format(handlers(name, body, new JsMarks()).replace(/\u0000[^\u0000]*\u0000/, body)));
+  });
+
+  test('a body too long even below the arrow, or an arrow past the margin, is left to prettier', () => {
+    for (const [name, body] of [
+      ['listBooks', `store.${'b'.repeat(100)}.list(request)`],
+      [`list${'B'.repeat(80)}`, 'store.books.list(request)'],
+    ]) {
+      const marks = new JsMarks();
+      expect(marks.place(handlers(name!, body!, marks)).inForm).toBe(false);
+    }
   });
 });

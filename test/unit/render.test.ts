@@ -183,6 +183,37 @@ describe('createRenderer', () => {
     const set: TemplateSet = new Map([['a.hbs', { source: IN_FORM, file: '/templates/a.hbs', builtIn: true }]]);
     expect(createRenderer(set).render('a.hbs', { id: '書名', tags: [{ a: 1 }] })).toEqual({ text: 'const route = {\n  operationId: "書名",\n  tags: [{ "a": 1 }],\n};\n', inForm: false });
   });
+
+  describe('a line the template wrote that prettier would change leaves the file to prettier', () => {
+    const inFormOf = (source: string, view: object) => {
+      const set: TemplateSet = new Map([['a.hbs', { source: `{{!-- In prettier's form. --}}\n${source}`, file: '/templates/a.hbs', builtIn: true }]]);
+      return createRenderer(set).render('a.hbs', view).inForm;
+    };
+    const LINE = 'export const {{name}}: Handlers = {};\n';
+
+    test.each([
+      ['within the margin', { name: 'a'.repeat(70) }, true],
+      ['past the margin', { name: 'a'.repeat(90) }, false],
+      ['of text of uncertain width', { name: 'ｈａｎｄｌｅｒｓ' }, false],
+    ])('a name %s', (_, view, inForm) => expect(inFormOf(LINE, view)).toBe(inForm));
+
+    test('a double-quoted string, a tab or a space at the end', () => {
+      expect(inFormOf('import { a } from "{{m}}";\n', { m: './a.js' })).toBe(false);
+      expect(inFormOf('const a = {\n\tb: 1,\n};\n', {})).toBe(false);
+      expect(inFormOf('const a = 1; \n', {})).toBe(false);
+    });
+
+    test('but not a comment, which prettier keeps as it is', () => {
+      expect(inFormOf(`// "{{text}}"\n/**\n * {{text}}\n */\nconst a = 1;\n`, { text: 'ｗｉｄｅ '.repeat(30) })).toBe(true);
+    });
+
+    test('nor a value past the margin, which prettier breaks where it can; code that cannot break there is left to prettier', () => {
+      expect(inFormOf('const aName = {{js value}};\n', { value: ['x'.repeat(60), 'y'.repeat(60)] })).toBe(true);
+      expect(inFormOf("describe({{js value}}, () => {});\n", { value: 'x'.repeat(90) })).toBe(true);
+      expect(inFormOf('  name: async (request) => {{js (code value)}},\n', { value: `store.${'x'.repeat(60)}.list(request)` })).toBe(false);
+      expect(inFormOf('  name: async (request) => {{js (code value)}},\n', { value: `store.${'x'.repeat(30)}.list(request)` })).toBe(true);
+    });
+  });
 });
 
 describe('render: output paths', () => {

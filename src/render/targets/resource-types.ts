@@ -34,8 +34,9 @@ export interface TypesModule {
 /** The namespace a generated file imports a types module under. */
 export const typesNamespace = (names: { pascalName: string }) => `${names.pascalName}Types`;
 
-/** Its import specifier, as a string literal, given the way from the importing file to `src/generated/`. */
-export const typesModuleSpecifier = (fileName: string, toGenerated: './' | '../generated/') => stringLiteral(`${toGenerated}resources/${fileName}.js`);
+/** Its import specifier, given the way from the importing file to `src/generated/`: as `{{js}}` prints it, and as a string literal. */
+export const typesModulePath = (fileName: string, toGenerated: './' | '../generated/') => `${toGenerated}resources/${fileName}.js`;
+export const typesModuleSpecifier = (fileName: string, toGenerated: './' | '../generated/') => stringLiteral(typesModulePath(fileName, toGenerated));
 
 /** One module per resource, and `root` for the operations of none. */
 export function typeModules(model: ApiModel): TypesModule[] {

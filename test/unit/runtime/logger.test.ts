@@ -49,6 +49,14 @@ describe('createLogger', () => {
     expect(lines[0]).toMatchObject({ authorization: '[redacted]', req: { headers: { accept: 'text/plain', 'x-tenant-key': '[redacted]' } }, msg: 'called with Bearer [redacted] and x-api-key: [redacted]' });
   });
 
+  test('a message is redacted however often it and others come (each text its own)', () => {
+    const { lines, destination } = captured();
+    const logger = createLogger(redaction, { env: {}, destination });
+    for (const message of ['request', 'request', 'with Bearer t-4', 'with Bearer t-4', 'request', 'with Bearer t-5'])
+      logger.info(message);
+    expect(lines.map((line) => line.msg)).toEqual(['request', 'request', 'with Bearer [redacted]', 'with Bearer [redacted]', 'request', 'with Bearer [redacted]']);
+  });
+
   test('LOG_REDACT_FIELDS adds fields; a path pino cannot read is named', () => {
     const { lines, destination } = captured();
     createLogger(redaction, { env: { LOG_REDACT_FIELDS: 'user.password, *.token' }, destination }).info({ user: { password: 'p-1', name: 'ann' }, session: { token: 'x-1' } }, 'login');

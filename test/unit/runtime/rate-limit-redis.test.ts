@@ -161,7 +161,7 @@ describe('RedisRateLimitStore, without Redis', () => {
     const logged: unknown[] = [];
     for (let i = 0; i < 3; i++) {
       const headers: Record<string, string> = {};
-      const ctx = { state: { requestId: `req-${i}` }, ip: '10.0.0.1', method: 'GET', path: '/things', set: (name: string | Record<string, string>, value?: string) => void (typeof name === 'string' ? (headers[name] = value!) : Object.assign(headers, name)) } as unknown as ParameterizedContext<ServiceState>;
+      const ctx = { state: { requestId: `req-${i}` }, ip: '10.0.0.1', method: 'GET', path: '/things', set: (name: string | Record<string, string>, value?: string) => void (typeof name === 'string' ? (headers[name] = value!) : Object.assign(headers, name)), res: { setHeader: (name: string, value: string) => void (headers[name] = value) } } as unknown as ParameterizedContext<ServiceState>;
       await Promise.resolve(countRequest(ctx, { limit: 10, windowSeconds: 60, store: counts })).catch((error: unknown) => answerError(ctx, error, (entry) => logged.push(entry)));
       expect({ status: ctx.status, body: ctx.body, retryAfter: headers['Retry-After'] }).toEqual({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'The service cannot answer right now; retry in 1 s.', request_id: `req-${i}` } }, retryAfter: '1' });
     }

@@ -18,7 +18,7 @@ afterEach(() => void jest.useRealTimers());
 function caller(who: { principal?: string; ip?: string }) {
   const headers: Record<string, string> = {};
   const state = who.principal ? { principal: { id: who.principal, scheme: 'bearer', scopes: [] } } : {};
-  const ctx = { state, ip: who.ip ?? '10.0.0.1', set: (name: string, value: string) => void (headers[name] = value) };
+  const ctx = { state, ip: who.ip ?? '10.0.0.1', res: { setHeader: (name: string, value: string) => void (headers[name] = value) } };
   return { ctx: ctx as unknown as ParameterizedContext<ServiceState>, headers };
 }
 

@@ -26,6 +26,7 @@ const CONVENTIONS = [
   'body',
   'caching',
   'cors',
+  'deadline',
   'edge',
   'environment',
   'errors',

@@ -3,10 +3,12 @@
  * store reads: its name, id and columns) and the TypeScript type of its rows.
  */
 import { stringLiteral } from '../../../model/names.js';
+import { ASCII_IDENTIFIER, quoted } from '../../prettier-form.js';
 import type { CollectionTable, ColumnModel, ColumnType, StorageModel } from './storage.js';
 
 export interface TablesView {
-  tables: { variable: string; descriptor: string; key: string; columns: { key: string; type: string }[] }[];
+  /** `descriptor`: what the store reads, printed by `{{js}}`; `key`s as prettier writes a property's key. */
+  tables: { variable: string; descriptor: object; key: string; columns: { key: string; type: string }[] }[];
 }
 
 const TS_TYPES: Record<ColumnType, string> = {
@@ -25,12 +27,12 @@ export function tablesView(storage: StorageModel, variables: string[]): TablesVi
     tables: storage.tables.map((table, index) => {
       const variable = variables[index]!;
       if (table.kind === 'files')
-        return { variable, descriptor: JSON.stringify({ name: table.name }), key: stringLiteral(table.name), columns: FILE_COLUMNS };
+        return { variable, descriptor: { name: table.name }, key: memberKey(table.name), columns: FILE_COLUMNS };
       if (table.kind === 'singleton')
         return {
           variable,
-          descriptor: JSON.stringify({ name: table.name }),
-          key: stringLiteral(table.name),
+          descriptor: { name: table.name },
+          key: memberKey(table.name),
           columns: [
             { key: '_owner', type: 'string' },
             { key: 'value', type: 'unknown' },
@@ -48,13 +50,13 @@ export function tablesView(storage: StorageModel, variables: string[]): TablesVi
       const id = TS_TYPES[table.id];
       return {
         variable,
-        descriptor: JSON.stringify(descriptor),
-        key: stringLiteral(table.name),
+        descriptor,
+        key: memberKey(table.name),
         columns: [
           { key: '_seq', type: 'GeneratedAlways<number>' },
           { key: 'id', type: table.id === 'bigint' && table.generatedId ? `Generated<${id}>` : id },
-          ...table.owners.filter((owner) => !own.has(owner.column)).map((owner) => ({ key: stringLiteral(owner.column), type: TS_TYPES[owner.type] })),
-          ...table.columns.map((column) => ({ key: stringLiteral(column.column), type: `${TS_TYPES[column.type]} | null` })),
+          ...table.owners.filter((owner) => !own.has(owner.column)).map((owner) => ({ key: memberKey(owner.column), type: TS_TYPES[owner.type] })),
+          ...table.columns.map((column) => ({ key: memberKey(column.column), type: `${TS_TYPES[column.type]} | null` })),
           { key: '_extra', type: 'unknown' },
           ...(table.search.length > 0 ? [{ key: '_search', type: 'GeneratedAlways<string>' }] : []),
         ],
@@ -73,6 +75,11 @@ const FILE_COLUMNS = [
   { key: 'sha256', type: 'string' },
   { key: 'bytes', type: 'Uint8Array' },
 ];
+
+/** A table's or column's name as a key of `Tables`: bare where prettier leaves it bare, else its string literal in prettier's quotes. */
+function memberKey(name: string): string {
+  return ASCII_IDENTIFIER.test(name) ? name : quoted(stringLiteral(name).slice(1, -1));
+}
 
 const descriptorOf = ({ field, column, type }: ColumnModel) => ({ field, column, type });
 

@@ -13,7 +13,8 @@ import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseS
 import type { FilePlan } from '../../../runtime/server/store/uploads.js';
 import { resourceUploadsOf, type FileRole } from '../uploads.js';
 import { fillsDefaults } from './validators.js';
-import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModuleSpecifier, typesNamespace } from '../resource-types.js';
+import { ArrowBody, Call, Code } from '../../js-print.js';
+import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModulePath, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -26,8 +27,8 @@ export interface RouteView {
   httpMethod: string;
   path: string;
   routePath: string;
-  /** What the scaffold's placeholder for a non-CRUD operation answers (501). */
-  unimplemented: string;
+  /** What the scaffold's placeholder for a non-CRUD operation throws: `new ApiError(…)`, a 501. */
+  unimplementedError: Call;
   kind: OperationModel['kind'];
   status: number;
   hasData: boolean;
@@ -62,7 +63,7 @@ export interface RouteView {
   /** What its default handler does with the item's files (`store/uploads.ts`), where it keeps them. */
   fileRole?: FileRole;
   /** The default handler's answer: the store call, shaped as the operation answers (see storeCallOf). */
-  storeCall?: string;
+  storeCall?: ArrowBody;
   /** A create that answers only the new item's id: the id's TypeScript type. */
   answersId?: string;
 }
@@ -107,9 +108,10 @@ export interface CollectionView {
   updatedField?: string;
   /** Sortable enum fields: their values in declared order, the order they sort in. */
   sortOrders?: Record<string, unknown[]>;
-  seed?: string;
-  /** What an item holds where no write gave it a value, as JSON text. */
-  defaults?: string;
+  /** Items it holds from the start: the examples of a collection no operation creates in. */
+  seed?: unknown[];
+  /** What an item holds where no write gave it a value. */
+  defaults?: Record<string, unknown>;
   /** Fields whose written value the store does not keep (it does not fit what is answered). */
   serverFields?: string[];
   /** Fields a write may set to null where answers require a value. */
@@ -125,10 +127,10 @@ export interface SingletonView {
   /** The path parameters that name its owner. */
   scope: string[];
   parent?: string;
-  /** Its value before the first write, as JSON text (`null`: none the schema gives). */
-  initial: string;
-  /** What a replace that leaves them out keeps, as JSON text. */
-  defaults?: string;
+  /** Its value before the first write (`null`: none the schema gives). */
+  initial: unknown;
+  /** What a replace that leaves them out keeps. */
+  defaults?: Record<string, unknown>;
   /** Fields whose written value the store does not keep (it does not fit what is answered). */
   serverFields?: string[];
   /** Fields a write may set to null where answers require a value. */
@@ -137,6 +139,11 @@ export interface SingletonView {
 }
 
 type Typed<View> = View & { typesModule: string; namespace: string };
+
+/** A value from the spec as the JSON it is written in the output (what JSON cannot hold dropped or null, as JSON.stringify does). */
+function asJson<Value>(value: Value): Value {
+  return JSON.parse(JSON.stringify(value)) as Value;
+}
 
 export interface ServerView {
   groups: GroupView[];
@@ -212,7 +219,11 @@ function freeName(name: string, taken: ReadonlySet<string>): string {
  * 404); a create that answers an id answers the new item's. Where the item
  * has files, `store/uploads.ts` keeps them beside it.
  */
-function storeCallOf(route: RouteView, variable: string, filesVariable: string): string {
+function storeCallOf(route: RouteView, variable: string, filesVariable: string): ArrowBody {
+  return new ArrowBody(new Code(storeCallText(route, variable, filesVariable)));
+}
+
+function storeCallText(route: RouteView, variable: string, filesVariable: string): string {
   const call = route.fileRole ?? `store.${variable}.${route.storeMethod}`;
   const args = route.fileRole ? `store.${variable}, store.${filesVariable}, UPLOADS.${variable}, request` : 'request';
   if (route.answersId !== undefined) return `(await ${call}<{ id: ${route.answersId} }>(${args}))?.id`;
@@ -238,7 +249,7 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     handlerModule: stringLiteral(`../handlers/${names.fileName}.js`),
     label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
     interfaceName: `${names.pascalName}Handlers`,
-    typesModule: typesModuleSpecifier(names.fileName, './'),
+    typesModule: typesModulePath(names.fileName, './'),
     namespace: typesNamespace(names),
     fields: resource?.fields.map((field) => field.name) ?? [],
     operations: [],
@@ -270,7 +281,7 @@ function routeView({ model, document, operation, resource, group, resources, val
     httpMethod: operation.httpMethod,
     path: operation.path,
     routePath: operation.routePath,
-    unimplemented: `${operation.httpMethod} ${operation.path} is not implemented yet.`,
+    unimplementedError: new Call(new Code('new ApiError'), [{ status: 501, code: 'NOT_IMPLEMENTED' }, `${operation.httpMethod} ${operation.path} is not implemented yet.`]),
     kind,
     status: operation.success.status,
     hasData,
@@ -433,8 +444,8 @@ function singletonView(input: CollectionInput): SingletonView {
     itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
     scope,
     ...(parent ? { parent: parent.identifier } : {}),
-    initial: JSON.stringify(initialValueOf(model, resource, document) ?? null),
-    ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
+    initial: asJson(initialValueOf(model, resource, document) ?? null),
+    ...(defaults ? { defaults: asJson(defaults) } : {}),
     ...(serverFields.length > 0 ? { serverFields } : {}),
     ...nonNullView(model, resource, document),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
@@ -506,8 +517,8 @@ function collectionView(input: CollectionInput): CollectionView {
     ...(resource.createdField ? { createdField: resource.createdField } : {}),
     ...(resource.updatedField ? { updatedField: resource.updatedField } : {}),
     ...sortOrdersOf(resource),
-    ...(seed ? { seed: JSON.stringify(seed) } : {}),
-    ...(defaults ? { defaults: JSON.stringify(defaults) } : {}),
+    ...(seed ? { seed: asJson(seed) } : {}),
+    ...(defaults ? { defaults: asJson(defaults) } : {}),
     ...(serverFields.length > 0 ? { serverFields } : {}),
     ...(resource.shape === 'flat' ? nonNullView(model, resource, document) : {}),
     ...keyFieldView(model, resource, document),

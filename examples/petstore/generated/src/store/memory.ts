@@ -9,7 +9,13 @@ import { randomUUID } from 'node:crypto';
 import type { ListRequest } from '../generated/conventions/operation.js';
 import type { ListQuery, Position, SortKey } from '../generated/conventions/paging.js';
 import { errors } from '../generated/conventions/errors.js';
-import { typed, type ResourceShape } from '../generated/conventions/representation.js';
+import {
+  renderedCopy,
+  renderingFor,
+  typed,
+  type Rendering,
+  type ResourceShape,
+} from '../generated/conventions/representation.js';
 import type { Collection, ListPage } from './collection.js';
 
 type Row = Record<string, unknown> & { id: string | number };
@@ -69,6 +75,8 @@ interface Stored {
   owners: string[];
   /** Insertion order: the last sort key, so every order is total and cursors are stable. */
   seq: number;
+  /** The item as the API shows it, made from `row` once: a write replaces `row`, and with it this. */
+  shown?: { row: Row; rendering: Rendering | undefined };
 }
 
 /**
@@ -99,9 +107,10 @@ export class MemoryCollection<Item> implements Collection<Item> {
     const inScope = this.scopeFilter(request.path as Path);
     if (inScope === undefined) return undefined;
     const { list } = request;
-    const matching = [...this.rows.values()].filter(
-      (stored) => inScope(stored) && this.matches(stored.row, list),
-    );
+    const filters = Object.entries(list.filters);
+    const matching: Stored[] = [];
+    for (const stored of this.rows.values())
+      if (inScope(stored) && this.matches(stored.row, list, filters)) matching.push(stored);
     const sort = list.sort.map((key) => ({ ...key, order: this.options.sortOrders?.[key.field] }));
     const sorted = matching.sort((a, b) => compareStored(a, b, sort));
     const start =
@@ -111,7 +120,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     const last = page.at(-1);
     const more = start + page.length < sorted.length;
     return {
-      items: page.map((stored) => this.present<Out>(stored.row)),
+      items: page.map((stored) => this.present<Out>(stored)),
       total: sorted.length,
       ...(more && last ? { next: positionOf(last, list.sort) } : {}),
     };
@@ -119,7 +128,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
 
   async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
     const stored = this.find(request.path as Path);
-    return stored && this.present<Out>(stored.row);
+    return stored && this.present<Out>(stored);
   }
 
   async create<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
@@ -138,7 +147,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     };
     if (this.options.createdField) row[this.options.createdField] = now;
     if (this.options.updatedField) row[this.options.updatedField] = now;
-    return this.present<Out>(this.insert(row, scope, this.ownersOf(path)).row);
+    return this.present<Out>(this.insert(row, scope, this.ownersOf(path)));
   }
 
   async replace<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
@@ -165,7 +174,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     const stored = this.find(request.path as Path);
     if (!stored) return undefined;
     this.rows.delete(keyOf(stored.scope, stored.row.id));
-    return this.present<Out>(stored.row);
+    return this.present<Out>(stored);
   }
 
   async remove(request: { path: object }): Promise<boolean> {
@@ -180,8 +189,8 @@ export class MemoryCollection<Item> implements Collection<Item> {
    */
   find(path: Path): Stored | undefined {
     const id = path[this.options.idParam] as string | number;
-    if ((this.options.scope ?? []).some((param) => path[param] === undefined))
-      return this.findAnywhere(path, id);
+    for (const param of this.options.scope ?? [])
+      if (path[param] === undefined) return this.findAnywhere(path, id);
     const scope = this.scopeOf(path);
     return scope === undefined ? undefined : this.rows.get(keyOf(scope, id));
   }
@@ -199,8 +208,10 @@ export class MemoryCollection<Item> implements Collection<Item> {
 
   /** The path parameters that name one item: its parents', then its own. */
   get itemParams(): string[] {
-    return [...(this.options.scope ?? []), this.options.idParam];
+    return (this.ownParams ??= [...(this.options.scope ?? []), this.options.idParam]);
   }
+
+  private ownParams: string[] | undefined;
 
   /** Which stored items a list of the path shows: undefined when their parent is missing. */
   private scopeFilter(path: Path): ((stored: Stored) => boolean) | undefined {
@@ -224,7 +235,9 @@ export class MemoryCollection<Item> implements Collection<Item> {
 
   /** Where the path's items live: undefined when their parent is missing. */
   private scopeOf(path: Path): string | undefined {
-    return this.parentExists(path) ? this.ownersOf(path).join('/') : undefined;
+    if (!this.parentExists(path)) return undefined;
+    const { scope = [] } = this.options;
+    return scope.length === 1 ? String(path[scope[0]!]) : this.ownersOf(path).join('/');
   }
 
   /**
@@ -234,12 +247,10 @@ export class MemoryCollection<Item> implements Collection<Item> {
    */
   private parentExists(path: Path): boolean {
     const { parent, scope = [] } = this.options;
-    return (
-      !parent ||
-      parent.find(
-        Object.fromEntries(this.parentParams.map((name, index) => [name, path[scope[index]!]])),
-      ) !== undefined
-    );
+    if (!parent) return true;
+    const named: Path = {};
+    this.parentParams.forEach((name, index) => (named[name] = path[scope[index]!]));
+    return parent.find(named) !== undefined;
   }
 
   private get parentParams(): string[] {
@@ -256,7 +267,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     const row = change(stored.row);
     if (this.options.updatedField) row[this.options.updatedField] = new Date().toISOString();
     stored.row = storable(row);
-    return this.present<Out>(stored.row);
+    return this.present<Out>(stored);
   }
 
   /** What the store keeps of a request body. */
@@ -287,9 +298,8 @@ export class MemoryCollection<Item> implements Collection<Item> {
     return Object.fromEntries((this.options.pathFields ?? []).map((field) => [field, path[field]]));
   }
 
-  private matches(row: Row, list: ListQuery): boolean {
-    for (const [field, value] of Object.entries(list.filters))
-      if (String(row[field]) !== String(value)) return false;
+  private matches(row: Row, list: ListQuery, filters: [string, unknown][]): boolean {
+    for (const [field, value] of filters) if (String(row[field]) !== String(value)) return false;
     if (list.createdAfter || list.createdBefore) {
       const created = this.options.createdField
         ? Date.parse(String(row[this.options.createdField]))
@@ -309,9 +319,25 @@ export class MemoryCollection<Item> implements Collection<Item> {
     return true;
   }
 
-  /** A copy, so what a caller does with the item does not change the store. */
-  private present<Out>(row: Row): Out {
-    return (this.options.shape === 'typed' ? typed(this.options.type, row) : { ...row }) as Out;
+  /**
+   * A copy, so what a caller does with the item does not change the store;
+   * made from the item as shown, which is made once per version of the item
+   * (with its JSON text and ETag, made when first answered: representation.ts).
+   */
+  private present<Out>(stored: Stored): Out {
+    if (stored.shown?.row !== stored.row) {
+      const template = this.shownOf(stored.row);
+      const rendering = renderingFor(template, this.options.shape);
+      stored.shown = { row: stored.row, rendering };
+      // An item that cannot be rendered once is shown anew each time: this one is a fresh copy.
+      if (!rendering) return template as Out;
+    }
+    const { rendering } = stored.shown;
+    return (rendering ? renderedCopy(rendering) : this.shownOf(stored.row)) as Out;
+  }
+
+  private shownOf(row: Row): Record<string, unknown> {
+    return this.options.shape === 'typed' ? typed(this.options.type, row) : { ...row };
   }
 }
 

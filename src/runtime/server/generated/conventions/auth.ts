@@ -91,19 +91,18 @@ export function authorize(requirement: SecurityRequirement, caller: Caller, real
   if (requirement.public) return;
   const { principal } = caller;
   if (!principal) throw errors.unauthorized(challengeOf(requirement, caller, realm));
-  const accepting = requirement.alternatives.filter((alternative) =>
-    alternative.every((scheme) => scheme.scheme === principal.scheme),
-  );
-  if (accepting.length === 0) throw errors.unauthorized(challengeOf(requirement, caller, realm));
-  const missing = accepting
-    .map((alternative) =>
-      alternative
-        .flatMap((scheme) => scheme.scopes)
-        .filter((scope) => !principal.scopes.includes(scope)),
-    )
-    .sort((a, b) => a.length - b.length)[0]!;
-  if (missing.length > 0)
-    throw errors.forbidden(`The credential lacks the scope ${missing.join(', ')}.`);
+  // The first alternative that lacks the fewest scopes: none lacking is the usual case, answered without a list.
+  let fewest: string[] | undefined;
+  for (const alternative of requirement.alternatives) {
+    if (!alternative.every((scheme) => scheme.scheme === principal.scheme)) continue;
+    const missing: string[] = [];
+    for (const scheme of alternative)
+      for (const scope of scheme.scopes) if (!principal.scopes.includes(scope)) missing.push(scope);
+    if (missing.length === 0) return;
+    if (fewest === undefined || missing.length < fewest.length) fewest = missing;
+  }
+  if (fewest === undefined) throw errors.unauthorized(challengeOf(requirement, caller, realm));
+  throw errors.forbidden(`The credential lacks the scope ${fewest.join(', ')}.`);
 }
 
 /**

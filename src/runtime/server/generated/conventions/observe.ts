@@ -30,7 +30,7 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
     const started = performance.now();
     assignRequestId(ctx);
     // Every answer, errors and preflights included: a browser must not read an error's text as HTML.
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
     const span = tracing?.start(ctx.method, ctx.path, ctx.headers);
     // A span of no SDK (the API's no-op) has no trace: the caller's is logged then.
     const traceId =

@@ -72,9 +72,11 @@ function tellWindow(
   limit: number,
   window: RateLimitWindow,
 ): void {
-  ctx.set('X-RateLimit-Limit', String(limit));
-  ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
-  ctx.set('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));
+  // Koa's ctx.set makes arrays and closures on every call: these go straight to the response.
+  const { res } = ctx;
+  res.setHeader('X-RateLimit-Limit', String(limit));
+  res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
+  res.setHeader('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));
   if (window.count > limit)
     throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
 }

@@ -46,8 +46,11 @@ export function docsAuthFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   return setting === 'true';
 }
 
-/** Answers the request where it is one of the service's own addresses: true when it did. */
-export type ServiceRoutes = (ctx: ParameterizedContext<ServiceState>) => Promise<boolean>;
+/**
+ * Answers the request where it is one of the service's own addresses: true
+ * when it did. Any other request is told so at once, without a promise.
+ */
+export type ServiceRoutes = (ctx: ParameterizedContext<ServiceState>) => boolean | Promise<boolean>;
 
 /** swagger-ui's files the page loads, the only ones served from its package. */
 const DOCS_ASSETS: Record<string, string> = {
@@ -59,8 +62,7 @@ export function serviceRoutes(options: ServiceRoutesOptions): ServiceRoutes {
   const spec = lazySpec(options.spec);
   const docs = options.docsPath;
   const guard = options.guard ?? (async () => undefined);
-  return async (ctx) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+  const answers = async (ctx: ParameterizedContext<ServiceState>): Promise<boolean> => {
     switch (ctx.path) {
       case '/healthz':
         answer(ctx, 'application/json', JSON.stringify({ status: 'ok' }));
@@ -94,6 +96,13 @@ export function serviceRoutes(options: ServiceRoutesOptions): ServiceRoutes {
     if (type === undefined) return false;
     answer(ctx, type, await readFile(join(swaggerUiFolder(), asset)), 'public, max-age=86400');
     return true;
+  };
+  return (ctx) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+    const path = ctx.path;
+    return path === '/healthz' || path === '/readyz' || isDocument(path, docs)
+      ? answers(ctx)
+      : false;
   };
 }
 

@@ -37,22 +37,32 @@ interface OpenTelemetryApi {
       ): Span;
     };
     setSpan(context: unknown, span: Span): unknown;
+    /** The global provider: a proxy for the SDK's, once one is registered. */
+    getTracerProvider(): { getDelegate?(): unknown };
   };
+  /** Its delegate without an SDK is the API's no-op provider. */
+  ProxyTracerProvider?: new () => { getDelegate(): unknown };
   SpanKind: { SERVER: number };
   SpanStatusCode: { ERROR: number };
 }
 
-/** Opens a request's span; `finish` names it by its route and ends it with the status. */
+/**
+ * Opens a request's span; `finish` names it by its route and ends it with
+ * the status. None while no SDK is registered: the API's spans would record
+ * nothing, and the access line then carries the caller's trace id.
+ */
 export interface Tracing {
   start(
     method: string,
     path: string,
     headers: IncomingHttpHeaders,
-  ): {
-    ids: SpanContext;
-    within<T>(run: () => T): T;
-    finish(route: string | undefined, status: number): void;
-  };
+  ):
+    | {
+        ids: SpanContext;
+        within<T>(run: () => T): T;
+        finish(route: string | undefined, status: number): void;
+      }
+    | undefined;
 }
 
 /** The installed API, or undefined (a variable specifier: the project need not have it). */
@@ -67,8 +77,12 @@ async function installedApi(): Promise<OpenTelemetryApi | undefined> {
 
 export function tracingWith(api: OpenTelemetryApi, name: string): Tracing {
   const tracer = api.trace.getTracer(name);
+  const noSdk = api.ProxyTracerProvider && new api.ProxyTracerProvider().getDelegate();
   return {
     start(method, path, headers) {
+      // An SDK may be registered at any time: asked on every request (a property read).
+      if (noSdk !== undefined && api.trace.getTracerProvider().getDelegate?.() === noSdk)
+        return undefined;
       const parent = api.propagation.extract(api.context.active(), headers);
       const span = tracer.startSpan(
         method,

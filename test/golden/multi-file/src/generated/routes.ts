@@ -3,7 +3,7 @@
 
 // The route table: what each operation of the spec requires and answers. The behaviour lives in
 // ./conventions/; this table only describes.
-import type { OperationRoute } from './conventions/operation.js';
+import { handlerOf, type OperationRoute } from './conventions/operation.js';
 import type { Handlers } from './handlers.js';
 import { SERVICE } from './service.js';
 import * as bodies from './validators/bodies.js';
@@ -15,13 +15,7 @@ const FIELDS = {
 } as const;
 
 /** Calls the handler an operation names, with its request (validated against the operation's schemas). */
-function handler<Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
-  group: Group,
-  name: Name,
-): OperationRoute<Handlers>['invoke'] {
-  type Invoke = (request: unknown) => ReturnType<OperationRoute<Handlers>['invoke']>;
-  return (handlers, request) => (handlers[group][name] as Invoke).call(handlers[group], request);
-}
+const handler = handlerOf<Handlers>();
 
 export const ROUTES: OperationRoute<Handlers>[] = [
   {

@@ -21,15 +21,22 @@ export function matchesIfNoneMatch(header: string, tag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
 }
 
-/** Sets the caching headers; true when the client's copy is current and the answer is 304. */
+/**
+ * Sets the caching headers; true when the client's copy is current and the
+ * answer is 304. `lastModified` is a time, or one already written as HTTP writes it.
+ */
 export function notModified(
   ctx: Context,
-  options: { tag: string; cacheControl: string; lastModified?: Date },
+  options: { tag: string; cacheControl: string; lastModified?: Date | string },
 ): boolean {
-  ctx.set('ETag', options.tag);
-  ctx.set('Cache-Control', options.cacheControl);
-  if (options.lastModified && !Number.isNaN(options.lastModified.getTime()))
-    ctx.set('Last-Modified', options.lastModified.toUTCString());
+  // Koa's ctx.set makes arrays and closures on every call: these go straight to the response.
+  const { res } = ctx;
+  res.setHeader('ETag', options.tag);
+  res.setHeader('Cache-Control', options.cacheControl);
+  const { lastModified } = options;
+  if (typeof lastModified === 'string') res.setHeader('Last-Modified', lastModified);
+  else if (lastModified && !Number.isNaN(lastModified.getTime()))
+    res.setHeader('Last-Modified', lastModified.toUTCString());
   const ifNoneMatch = ctx.get('If-None-Match');
   return ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, options.tag);
 }

@@ -64,6 +64,12 @@ export function accessLoggerOf(logger: Logger): Logger {
 export function createLogger(redaction: Redaction, options: LoggerOptions = {}): Logger {
   const env = options.env ?? process.env;
   const fields = redactedFieldsFromEnv(env);
+  // Most lines carry the same message (every access line's is `request`): its text is redacted once.
+  let last = { text: '', redacted: '' };
+  const redacted = (text: string) => {
+    if (text !== last.text) last = { text, redacted: redact(text, redaction) };
+    return last.redacted;
+  };
   try {
     const logger = pino(
       {
@@ -74,9 +80,7 @@ export function createLogger(redaction: Redaction, options: LoggerOptions = {}):
           logMethod(args, write) {
             write.apply(
               this,
-              args.map((arg) => (typeof arg === 'string' ? redact(arg, redaction) : arg)) as [
-                string,
-              ],
+              args.map((arg) => (typeof arg === 'string' ? redacted(arg) : arg)) as [string],
             );
           },
         },

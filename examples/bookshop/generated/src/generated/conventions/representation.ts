@@ -29,6 +29,7 @@ export function namesIn(
   parameter: string,
   status?: number,
 ): string[] {
+  if (value === undefined) return []; // the usual case: not asked
   const names = [...new Set(listedItems(value))];
   if (names.length === 0) return [];
   const unknown = names.filter((name) => !known.includes(name));
@@ -106,4 +107,136 @@ export function fieldOf(resource: unknown, field: string, shape: ResourceShape):
     shape === 'typed' ? (resource as { attributes?: Fields } | null)?.attributes : resource
   ) as Fields | null | undefined;
   return record?.[field];
+}
+
+/**
+ * What answering an item needs, made once per version of it: its JSON text,
+ * its ETag and its update time. A store that hands out copies of the items
+ * it holds (the memory store) makes one per version of an item and hands
+ * out copies of it (`renderedCopy`); the copies handed out while a handler
+ * is called are noted (`noteRenderings`), and the answer takes the text of
+ * those the handler returns from here instead of serializing and hashing the
+ * item again. A copy that no longer equals the item as the store made it (a
+ * handler changed a field, added one or reordered them) is serialized anew:
+ * only items whose values are not objects are rendered, so an equal copy has
+ * the same JSON text.
+ */
+export interface Rendering {
+  /** The item as the store made it: what a copy must still equal. */
+  readonly template: Fields;
+  readonly shape: ResourceShape;
+  /** The template's keys, in order; a typed item's attributes' keys. */
+  readonly keys: readonly string[];
+  readonly attributeKeys: readonly string[] | undefined;
+  /** Made on first use. */
+  json?: string;
+  tag?: string;
+  modified?: { field: string; time: number; text: string | undefined };
+}
+
+/** The rendering of one version of an item; undefined where a value is an object or an array (a copy may change it in place). */
+export function renderingFor(template: Fields, shape: ResourceShape): Rendering | undefined {
+  if (Object.getPrototypeOf(template) !== Object.prototype || !plainValues(template, shape))
+    return undefined;
+  const attributes = shape === 'typed' ? (template.attributes as Fields) : undefined;
+  return {
+    template,
+    shape,
+    keys: Object.keys(template),
+    attributeKeys: attributes && Object.keys(attributes),
+  };
+}
+
+function plainValues(record: Fields, shape: ResourceShape): boolean {
+  for (const key in record) {
+    const value = record[key];
+    if (shape === 'typed' && key === 'attributes') {
+      if (
+        typeof value !== 'object' ||
+        value === null ||
+        Object.getPrototypeOf(value) !== Object.prototype ||
+        !plainValues(value as Fields, 'flat')
+      )
+        return false;
+    } else if (
+      typeof value === 'object'
+        ? value !== null
+        : typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean'
+    )
+      return false;
+  }
+  return true;
+}
+
+/** Copies handed out while a handler is called, each followed by its rendering; undefined outside that call. */
+let handedOut: unknown[] | undefined;
+
+/** A copy of the template; noted with its rendering while a handler is called. */
+export function renderedCopy(rendering: Rendering): Fields {
+  const { template } = rendering;
+  const copy = rendering.attributeKeys
+    ? { ...template, attributes: { ...(template.attributes as Fields) } }
+    : { ...template };
+  handedOut?.push(copy, rendering);
+  return copy;
+}
+
+/** The copies handed out while a handler was called, and their renderings. */
+export type Noted = readonly unknown[];
+
+/**
+ * Calls a handler, noting the copies stores hand out during the call (what a
+ * handler reads before it first awaits: the memory store's reads are).
+ */
+export function noteRenderings<Result>(call: () => Result): { result: Result; noted: Noted } {
+  const noted: unknown[] = [];
+  handedOut = noted;
+  try {
+    return { result: call(), noted };
+  } finally {
+    handedOut = undefined;
+  }
+}
+
+/** The rendering of an item noted during its handler's call, while it still equals the item as the store made it. */
+export function renderingOf(item: unknown, noted: Noted, position = 0): Rendering | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  // A page's items are usually noted in their order.
+  let index = noted[position * 2] === item ? position * 2 : noted.indexOf(item);
+  if (index % 2 !== 0) index = -1;
+  const rendering = index < 0 ? undefined : (noted[index + 1] as Rendering);
+  return rendering &&
+    sameAs(item as Fields, rendering.template, rendering.keys, rendering.attributeKeys)
+    ? rendering
+    : undefined;
+}
+
+/** Same keys in the same order, same values (a typed item's attributes compared the same way). */
+function sameAs(
+  item: Fields,
+  template: Fields,
+  keys: readonly string[],
+  attributeKeys: readonly string[] | undefined,
+): boolean {
+  if (Object.getPrototypeOf(item) !== Object.prototype) return false;
+  let index = 0;
+  for (const key in item) {
+    if (key !== keys[index++]) return false;
+    const value = item[key];
+    if (value === template[key]) continue;
+    if (
+      attributeKeys === undefined ||
+      key !== 'attributes' ||
+      typeof value !== 'object' ||
+      value === null ||
+      !sameAs(value as Fields, template.attributes as Fields, attributeKeys, undefined)
+    )
+      return false;
+  }
+  return index === keys.length;
+}
+
+/** The item's JSON text. */
+export function renderedJson(rendering: Rendering): string {
+  return (rendering.json ??= JSON.stringify(rendering.template));
 }

@@ -12,7 +12,7 @@ import type { ServiceState } from './state.js';
 const SENSIBLE = /^[\w.:@/+=-]{1,128}$/;
 
 export function assignRequestId(ctx: ParameterizedContext<ServiceState>): void {
-  const given = ctx.get('X-Request-Id');
-  ctx.state.requestId = SENSIBLE.test(given) ? given : randomUUID();
-  ctx.set('X-Request-Id', ctx.state.requestId);
+  const given = ctx.req.headers['x-request-id'];
+  ctx.state.requestId = typeof given === 'string' && SENSIBLE.test(given) ? given : randomUUID();
+  ctx.res.setHeader('X-Request-Id', ctx.state.requestId);
 }

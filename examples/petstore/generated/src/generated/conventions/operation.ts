@@ -16,7 +16,8 @@ import {
 } from './auth.js';
 import { NO_BODY, readJsonBody, type BodyBounds, type BodyRule } from './body.js';
 import { entityTag, latest, notModified } from './caching.js';
-import { ApiError, ERROR_CODES, errors } from './errors.js';
+import { handlerDeadline } from './deadline.js';
+import { errors } from './errors.js';
 import {
   listQueryOf,
   paginationOf,
@@ -30,7 +31,12 @@ import {
   embed,
   fieldOf,
   namesIn,
+  noteRenderings,
+  renderedJson,
+  renderingOf,
   sparse,
+  type Noted,
+  type Rendering,
   type ResourceShape,
 } from './representation.js';
 import type { ServiceState } from './state.js';
@@ -120,6 +126,23 @@ export interface OperationRoute<Handlers> {
   ): Awaitable<unknown>;
 }
 
+/**
+ * The route table's way to name a handler: `handler('authors', 'getAuthor')`
+ * is the `invoke` that calls `handlers.authors.getAuthor(request)`, so a route
+ * names its handler in data, checked against `Handlers`, whatever the names.
+ */
+export function handlerOf<Handlers>() {
+  return <Group extends keyof Handlers, Name extends keyof Handlers[Group]>(
+      group: Group,
+      name: Name,
+    ): OperationRoute<Handlers>['invoke'] =>
+    (handlers, request) => {
+      const owner = handlers[group];
+      const method = owner[name] as (request: unknown) => Awaitable<unknown>;
+      return method.call(owner, request);
+    };
+}
+
 export interface UploadRule {
   required: boolean;
   /** The body: `NO_BODY`, or a form (its fields to validate, its files) or a file. */
@@ -177,6 +200,9 @@ export function operation<Handlers>(
   context: OperationContext<Handlers>,
 ): OperationHandler {
   const relations = route.includes.map((relation) => relation.name);
+  // Made once per route: one timer for all its requests (deadline.ts).
+  const deadline = context.handlerTimeoutMs ? handlerDeadline(context.handlerTimeoutMs) : undefined;
+  const lastTag = { text: '', tag: '' };
   return async (ctx, path) => {
     authorize(route.security, ctx.state, context.realm);
     const body = route.body
@@ -184,7 +210,8 @@ export function operation<Handlers>(
       : route.upload
         ? await route.upload.read(ctx, context.streams)
         : NO_BODY;
-    const request = requestOf(ctx, path, route, context, body);
+    const walk = route.paging ? cursorKey(context, route, path) : '';
+    const request = requestOf(ctx, path, route, context, body, walk);
     // Checked before the handler runs: a request that names an unknown field changes nothing.
     const representation = {
       fields: namesIn(request.query.fields, route.fields, 'fields', context.validationStatus),
@@ -198,44 +225,23 @@ export function operation<Handlers>(
         ...(route.requiredFields ?? []),
         ...(route.updatedField ? [route.updatedField] : []),
       ];
-    const invoked = route.invoke(context.handlers, request);
-    const result = context.handlerTimeoutMs
-      ? await withinHandlerTime(invoked, context.handlerTimeoutMs)
-      : await invoked;
-    if (route.answer) await route.answer.send(ctx, result, context.streams);
-    else await answer(ctx, { route, context, request, result, ...representation });
-  };
-}
-
-/** The handler's result, or 503 SERVICE_UNAVAILABLE once it has taken `timeoutMs`. */
-async function withinHandlerTime<Result>(
-  result: Result | Promise<Result>,
-  timeoutMs: number,
-): Promise<Result> {
-  if (!(result instanceof Promise)) return result;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new ApiError(
-            ERROR_CODES.unavailable,
-            `The operation took longer than ${timeoutMs} ms; retry later.`,
-            {
-              headers: { 'Retry-After': '1' },
-            },
-          ),
-        ),
-      timeoutMs,
+    const { result: invoked, noted } = noteRenderings(() =>
+      route.invoke(context.handlers, request),
     );
-  });
-  // A handler that fails after the answer is gone is no one's to hear: its rejection is dropped.
-  result.catch(() => {});
-  try {
-    return await Promise.race([result, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+    const result = deadline ? await deadline(invoked) : await invoked;
+    if (route.answer) await route.answer.send(ctx, result, context.streams);
+    else
+      await answer(ctx, {
+        route,
+        context,
+        request,
+        result,
+        walk,
+        noted,
+        lastTag,
+        ...representation,
+      });
+  };
 }
 
 /** The request as its handler receives it, once its parameters and body are valid. */
@@ -245,6 +251,7 @@ function requestOf<Handlers>(
   route: OperationRoute<Handlers>,
   context: OperationContext<Handlers>,
   body: unknown,
+  walk: string,
 ): AnyRequest {
   const query = deserializeQuery(ctx.query, route.styles?.query ?? [], ctx.querystring);
   const headers = deserializeHeaders(ctx.headers, route.styles?.header ?? []);
@@ -255,12 +262,14 @@ function requestOf<Handlers>(
   };
   // A parameter that could not be read is left out: its detail says why, not that it is missing.
   const unread = [...query.problems, ...headers.problems];
-  const details = [
-    ...unread,
-    ...problemsOf(route.parameters, parameters).filter(
-      (detail) => !unread.some((problem) => problem.field === detail.field),
-    ),
-  ];
+  const problems = problemsOf(route.parameters, parameters);
+  const details =
+    unread.length === 0
+      ? problems
+      : [
+          ...unread,
+          ...problems.filter((detail) => !unread.some((problem) => problem.field === detail.field)),
+        ];
   const rule = route.body ?? route.upload;
   if (body === NO_BODY) {
     if (rule?.required) details.push({ field: 'body', message: 'is required', code: 'REQUIRED' });
@@ -284,7 +293,7 @@ function requestOf<Handlers>(
     request.list = listQueryOf(
       route.paging,
       { query: parameters.query, sent: new Set(Object.keys(ctx.query)) },
-      cursorKey(context, route, path),
+      walk,
     );
   return request;
 }
@@ -321,11 +330,17 @@ interface Answer<Handlers> {
   result: unknown;
   fields: string[];
   include: string[];
+  /** What the list's cursors are signed for (`cursorKey`); empty for other operations. */
+  walk: string;
+  /** The items stores handed out while the handler was called (representation.ts). */
+  noted: Noted;
+  /** The route's last ETag and the text it was made from: the same page asked again is not hashed again. */
+  lastTag: { text: string; tag: string };
 }
 
 async function answer<Handlers>(
   ctx: ServiceContext,
-  { route, context, request, result, fields, include }: Answer<Handlers>,
+  { route, context, request, result, fields, include, walk, noted, lastTag }: Answer<Handlers>,
 ): Promise<void> {
   if (!route.hasData) {
     if (result === false) throw errors.notFound();
@@ -339,43 +354,76 @@ async function answer<Handlers>(
   const items = route.paging
     ? (result as CursorPage<unknown> | OffsetPage<unknown>).items
     : [result];
-  const fieldset = { named: fields, required: route.requiredFields ?? [] };
-  let shown = items.map((item) =>
-    sparse(declaredOnly(item, route.declaredFields, route.shape), fieldset, route.shape),
-  );
-  if (include.length > 0) {
-    const related = await Promise.all(
-      items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),
+  // Items shown as the store made them, each of a version already answered, need no serializing.
+  const asMade =
+    fields.length === 0 &&
+    include.length === 0 &&
+    !(route.declaredFields && route.shape === 'flat');
+  const rendered = asMade && noted.length > 0 ? renderingsOf(items, noted) : undefined;
+  let data: string;
+  if (rendered)
+    data = route.paging ? `[${rendered.map(renderedJson).join(',')}]` : renderedJson(rendered[0]!);
+  else {
+    const fieldset = { named: fields, required: route.requiredFields ?? [] };
+    let shown = items.map((item) =>
+      sparse(declaredOnly(item, route.declaredFields, route.shape), fieldset, route.shape),
     );
-    shown = shown.map((item, index) => embed(item, related[index]!, route.shape));
+    if (include.length > 0) {
+      const related = await Promise.all(
+        items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),
+      );
+      shown = shown.map((item, index) => embed(item, related[index]!, route.shape));
+    }
+    data = JSON.stringify(route.paging ? shown : shown[0]);
   }
-  const data = route.paging ? shown : shown[0];
   const pagination = route.paging
     ? paginationOf(
         route.paging,
         request.list!,
         result as CursorPage<unknown> | OffsetPage<unknown>,
-        cursorKey(context, route, request.path),
+        walk,
       )
     : undefined;
   // Serialized once: the same text makes the ETag and the body.
   const serialized = {
-    data: JSON.stringify(data),
+    data,
     pagination: pagination === undefined ? undefined : JSON.stringify(pagination),
   };
   if (
     (ctx.method === 'GET' || ctx.method === 'HEAD') &&
-    conditional(ctx, route, serialized, result)
+    conditional(ctx, route, serialized, { items, rendered, lastTag })
   )
     return;
   ctx.status = route.status;
-  ctx.type = 'application/json';
+  ctx.res.setHeader('Content-Type', JSON_TYPE);
   ctx.body = envelope(serialized.data, serialized.pagination);
+}
+
+/** What Koa makes of `ctx.type = 'application/json'`, set without looking the type up. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Each item's rendering (representation.ts); undefined unless every item has one. */
+function renderingsOf(items: unknown[], noted: Noted): Rendering[] | undefined {
+  const found: Rendering[] = [];
+  for (let index = 0; index < items.length; index++) {
+    const rendering = renderingOf(items[index], noted, index);
+    if (!rendering) return undefined;
+    found.push(rendering);
+  }
+  return found;
+}
+
+/** `meta.timestamp`: the time of the answer, formatted once per millisecond. */
+let clock = { ms: 0, text: '' };
+function timestamp(): string {
+  const ms = Date.now();
+  if (ms !== clock.ms) clock = { ms, text: new Date(ms).toISOString() };
+  return clock.text;
 }
 
 /** The success envelope, from its serialized parts. */
 function envelope(data: string, pagination: string | undefined): string {
-  const meta = `{"timestamp":"${new Date().toISOString()}"}`;
+  const meta = `{"timestamp":"${timestamp()}"}`;
   return `{"data":${data},"meta":${meta}${pagination === undefined ? '' : `,"pagination":${pagination}`}}`;
 }
 
@@ -384,17 +432,24 @@ function conditional<Handlers>(
   ctx: Context,
   route: OperationRoute<Handlers>,
   serialized: { data: string; pagination: string | undefined },
-  result: unknown,
+  {
+    items,
+    rendered,
+    lastTag,
+  }: { items: unknown[]; rendered: Rendering[] | undefined; lastTag: Answer<Handlers>['lastTag'] },
 ): boolean {
-  const items = route.paging ? (result as { items: unknown[] }).items : [result];
-  const lastModified = route.updatedField
-    ? latest(items.map((item) => fieldOf(item, route.updatedField!, route.shape)))
-    : undefined;
-  const tag = entityTag(
+  const lastModified = !route.updatedField
+    ? undefined
+    : rendered
+      ? latestRendered(rendered, route.updatedField)
+      : latest(items.map((item) => fieldOf(item, route.updatedField!, route.shape)));
+  const text =
     serialized.pagination === undefined
       ? serialized.data
-      : `${serialized.data}\n${serialized.pagination}`,
-  );
+      : `${serialized.data}\n${serialized.pagination}`;
+  // A single item's tag is its rendering's, made once per version of it.
+  const tag =
+    rendered && !route.paging ? (rendered[0]!.tag ??= entityTag(text)) : tagOf(text, lastTag);
   if (
     !notModified(ctx, {
       tag,
@@ -406,6 +461,34 @@ function conditional<Handlers>(
   ctx.status = 304;
   ctx.body = null;
   return true;
+}
+
+/** The text's ETag: the route's last one where the text is the same. */
+function tagOf(text: string, last: { text: string; tag: string }): string {
+  if (text !== last.text) {
+    last.tag = entityTag(text);
+    last.text = text;
+  }
+  return last.tag;
+}
+
+/** Last-Modified from the renderings' update times, each read once per version of its item. */
+function latestRendered(rendered: Rendering[], field: string): string | undefined {
+  let best: Rendering['modified'];
+  for (const rendering of rendered) {
+    let modified = rendering.modified;
+    if (modified?.field !== field) {
+      const time = latest([fieldOf(rendering.template, field, rendering.shape)]);
+      modified = rendering.modified = {
+        field,
+        time: time?.getTime() ?? NaN,
+        text: time?.toUTCString(),
+      };
+    }
+    if (!Number.isNaN(modified.time) && (best === undefined || modified.time > best.time))
+      best = modified;
+  }
+  return best?.text;
 }
 
 /** The relations `include` names, each read through its own operation (a missing one is left out). */

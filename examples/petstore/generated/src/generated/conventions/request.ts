@@ -39,7 +39,8 @@ async function answered(
   options: RequestConventions,
 ): Promise<void> {
   try {
-    if (options.serviceRoutes && (await options.serviceRoutes(ctx))) {
+    const own = options.serviceRoutes?.(ctx);
+    if (own === true || (own !== undefined && own !== false && (await own))) {
       ctx.state.route = ctx.path; // one of a few fixed paths
       return;
     }

@@ -55,14 +55,15 @@ export function routeTree<Target>(): RouteTree<Target> {
   return {
     add: (path, method, target) => add(root, path, method.toUpperCase(), target),
     match(path, method) {
-      const found = find(root, segmentsOf(path), 0, []);
-      if (!found) return undefined;
+      const values: string[] = [];
+      const node = find(root, segmentsOf(path), 0, values);
+      if (!node) return undefined;
       const route =
-        found.node.methods.get(method) ??
-        (method === 'HEAD' ? found.node.methods.get('GET') : undefined);
-      if (!route) return { allow: allowed(found.node) };
+        node.methods.get(method) ?? (method === 'HEAD' ? node.methods.get('GET') : undefined);
+      if (!route) return { allow: allowed(node) };
       const params: Record<string, string> = {};
-      route.params.forEach((name, index) => (params[name] = found.values[index]!));
+      for (let index = 0; index < route.params.length; index++)
+        params[route.params[index]!] = values[index]!;
       return { target: route.target, params };
     },
   };
@@ -156,35 +157,52 @@ function patternOf(segment: string): RegExp {
 /**
  * Literal segments are tried before segments mixing text and parameters, and
  * those before a parameter (OpenAPI §4.8.8.2: concrete paths first); a
- * parameter still matches where the others lead nowhere.
+ * parameter still matches where the others lead nowhere. The parameters'
+ * values are pushed on `values` as they match, and taken off again where a
+ * branch leads nowhere.
  */
 function find<Target>(
   node: Node<Target>,
   segments: string[],
   index: number,
   values: string[],
-): { node: Node<Target>; values: string[] } | undefined {
-  if (index === segments.length) return node.methods.size > 0 ? { node, values } : undefined;
+): Node<Target> | undefined {
+  if (index === segments.length) return node.methods.size > 0 ? node : undefined;
   const segment = segments[index]!;
   const literal = node.literals.get(segment);
   const viaLiteral = literal && find(literal, segments, index + 1, values);
   if (viaLiteral) return viaLiteral;
+  const depth = values.length;
   for (const { pattern, node: next } of node.patterns.values()) {
     const parts = pattern.exec(segment)?.slice(1);
-    const viaPattern = parts && find(next, segments, index + 1, [...values, ...parts.map(decode)]);
+    if (!parts) continue;
+    values.push(...parts.map(decode));
+    const viaPattern = find(next, segments, index + 1, values);
     if (viaPattern) return viaPattern;
+    values.length = depth;
   }
-  return node.param && segment !== ''
-    ? find(node.param, segments, index + 1, [...values, decode(segment)])
-    : undefined;
+  if (!node.param || segment === '') return undefined;
+  values.push(decode(segment));
+  const viaParam = find(node.param, segments, index + 1, values);
+  if (!viaParam) values.length = depth;
+  return viaParam;
 }
 
 function segmentsOf(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  // The usual path (`/authors/1`) has one slash in front and none behind: no expression to run.
+  const trimmed =
+    path.charCodeAt(0) === SLASH &&
+    path.charCodeAt(1) !== SLASH &&
+    path.charCodeAt(path.length - 1) !== SLASH
+      ? path.slice(1)
+      : path.replace(/^\/+|\/+$/g, '');
   return trimmed === '' ? [] : trimmed.split('/');
 }
 
+const SLASH = 47;
+
 function decode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

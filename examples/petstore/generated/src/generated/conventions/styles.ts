@@ -211,7 +211,11 @@ function namedPairsOf(items: string[]): Read {
  * (`style: form, explode: false`).
  */
 export function listedItems(value: unknown): string[] {
-  return (Array.isArray(value) ? value : [value])
-    .filter((item): item is string => typeof item === 'string' && item !== '')
-    .flatMap((item) => item.split(','));
+  if (value === undefined) return [];
+  if (typeof value === 'string') return value === '' ? [] : value.split(',');
+  const items: string[] = [];
+  if (Array.isArray(value))
+    for (const item of value)
+      if (typeof item === 'string' && item !== '') items.push(...item.split(','));
+  return items;
 }

@@ -1,0 +1,43 @@
+/** The handler time limit: one queue and one timer for every request of a route (deadline.ts). */
+import { handlerDeadline } from '../../../src/runtime/server/generated/conventions/deadline.js';
+import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
+
+const never = () => new Promise<never>(() => {});
+
+test('a handler that answers in time gives its answer, or its error', async () => {
+  const within = handlerDeadline(60_000);
+  await expect(within(Promise.resolve('book'))).resolves.toBe('book');
+  await expect(within('not a promise')).resolves.toBe('not a promise');
+  await expect(within(Promise.reject(new Error('store down')))).rejects.toThrow('store down');
+});
+
+test('a handler past the limit is answered 503 with Retry-After; the others still answer', async () => {
+  const within = handlerDeadline(20);
+  let finish: (value: string) => void = () => {};
+  const late = within(never());
+  const answered = within(new Promise<string>((resolve) => (finish = resolve)));
+  const later = within(never());
+  finish('in time');
+  await expect(answered).resolves.toBe('in time');
+  for (const waiting of [late, later]) {
+    const error = await waiting.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 503, headers: { 'Retry-After': '1' } });
+  }
+});
+
+test('a request that starts after the queue emptied still has its limit', async () => {
+  const within = handlerDeadline(20);
+  await within(Promise.resolve(1));
+  await expect(within(never())).rejects.toMatchObject({ status: 503 });
+  await expect(within(Promise.resolve(2))).resolves.toBe(2);
+});
+
+test('a handler that fails after its 503 is not heard (no unhandled rejection)', async () => {
+  const within = handlerDeadline(10);
+  let fail: (error: Error) => void = () => {};
+  const waiting = within(new Promise<never>((_, reject) => (fail = reject)));
+  await expect(waiting).rejects.toMatchObject({ status: 503 });
+  fail(new Error('too late'));
+  await new Promise((done) => setImmediate(done));
+});
