@@ -56,22 +56,40 @@ export class JsMarks {
 
   private replace(text: string, print: (value: unknown, place: (value: unknown) => string) => string): string {
     const pattern = new RegExp(`${this.mark}(\\d+)\u0000`, 'g');
-    let out = '';
+    // Pieces, joined once at the end, and the line being written: reading it back from one growing
+    // string would copy the whole text at every value (GitHub's conformance files hold thousands).
+    const pieces: string[] = [];
+    let line = '';
+    const write = (piece: string) => {
+      pieces.push(piece);
+      const newline = piece.lastIndexOf('\n');
+      line = newline === -1 ? line + piece : piece.slice(newline + 1);
+    };
     let from = 0;
     for (const match of text.matchAll(pattern)) {
-      out += text.slice(from, match.index);
+      write(text.slice(from, match.index));
       from = match.index + match[0].length;
       const lineEnd = text.indexOf('\n', from);
       const rest = text.slice(from, lineEnd === -1 ? text.length : lineEnd);
       const value = this.values[Number(match[1])];
       const printed = print(value, (value) => {
         if (rest.includes(this.mark)) throw new OutOfForm('two values on a line');
-        return placed(value as JsValue, out.slice(out.lastIndexOf('\n') + 1), rest);
+        return placed(value as JsValue, line, rest);
       });
       // A property's value moved to the next line leaves no space after the colon.
-      out = printed.startsWith('\n') ? out.trimEnd() + printed : out + printed;
+      if (printed.startsWith('\n')) trimEnd(pieces);
+      write(printed);
     }
-    return out + text.slice(from);
+    write(text.slice(from));
+    return pieces.join('');
+  }
+}
+
+/** The pieces without the spaces that end them. */
+function trimEnd(pieces: string[]): void {
+  while (pieces.length > 0) {
+    const last = pieces.pop()!.replace(/ +$/, '');
+    if (last !== '') return void pieces.push(last);
   }
 }
 
