@@ -104,10 +104,12 @@ export function propertyValue(keyText: string, value: JsValue, indent: number, r
   if (isBreakable(value)) {
     const printed = printJs(value, { indent, column, rest });
     // Prettier would move the value to the next line if even its opening bracket passed the margin,
-    // a value on one line (`[]`, `f()`) with what follows it, or a call it breaks like a name (no or one short argument).
+    // a value on one line (`[]`, `f()`) with what follows it, or a call it breaks like a name (no or one short argument;
+    // one object or array it hugs from the key's line: `key: f({`).
     const oneLine = !printed.includes('\n');
     if (column + firstLineLength(printed) + (oneLine ? rest : 0) > PRINT_WIDTH) outOfForm('a key too long for its value');
-    if (value instanceof Call && value.args.length <= 1 && printed.includes('\n')) outOfForm('a call prettier may move below its key');
+    const hugsItsArgument = /\([{[]$/.test(printed.slice(0, firstLineLength(printed)));
+    if (value instanceof Call && value.args.length <= 1 && !oneLine && !hugsItsArgument) outOfForm('a call prettier may move below its key');
     return printed;
   }
   const text = scalar(value as Scalar);

@@ -71,7 +71,20 @@ export function formatOf(path: string): FileFormat {
 /** A file printed by one template, formatted as its name says. */
 export function templateFile(renderer: Renderer, template: string, path: string, view: object, kind: FileKind): OutputFile {
   const { text, inForm } = renderer.render(template, view);
-  return { path, contents: text, kind, format: inForm ? 'as-is' : formatOf(path) };
+  const format = formatOf(path);
+  return { path, contents: text, kind, format: inForm || (format === 'json' && isPrintedJson(text)) ? 'as-is' : format };
+}
+
+/**
+ * JSON a template wrote exactly as printJson prints its value: prettier's
+ * form (prettier leaves its own output as it is), whoever wrote the template.
+ */
+function isPrintedJson(text: string): boolean {
+  try {
+    return printJson(JSON.parse(text)) === text;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -76,6 +76,8 @@ describe('js-print: values as prettier prints them', () => {
 
   test('keys of every length up to the margin: in prettier’s form, or left to prettier', async () => {
     const values: JsValue[] = [[], {}, new Call(new Code('f'), []), new Call(new Code('handler'), ['x'.repeat(12)]), new Call(new Code('handler'), ['g', 'n']), 'x', ['aa', 'bb'], 12345, null];
+    // A call of one object, which prettier hugs from the key's line (the client's bindings).
+    values.push(new Call(new Code('transport.sparseList'), [{ method: 'GET', path: '/authors/{author_id}/books', paging: 'cursor' }]));
     let printed = 0;
     for (let length = 70; length <= 99; length++) {
       for (const value of values) {

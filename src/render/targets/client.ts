@@ -8,16 +8,19 @@
 import type { OperationModel } from '../../model/index.js';
 import { runtimeFile, templateFile, type Target } from '../target.js';
 import { commentText, stringLiteral } from '../../model/names.js';
+import { NamedImports } from '../import-print.js';
+import { Call, Code, type JsValue } from '../js-print.js';
+import { PropertySignature } from '../type-print.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { byText } from '../../order.js';
 import { essenceOf, MULTIPART } from '../../openapi/media.js';
-import { answerOf, operationDoc, operationTypeNames, sparseFieldsetOf, typeModules, typesModuleSpecifier } from './resource-types.js';
+import { answerOf, operationDoc, operationTypeNames, sparseFieldsetOf, typeModules, typesModulePath } from './resource-types.js';
 
 interface ClientOperation {
   name: string;
   /** Its doc comment: method, path and summary. */
   doc: string;
-  /** The method and path, as string literals. */
+  /** The method and path. */
   httpMethod: string;
   path: string;
   kind: 'ListOperation' | 'Operation' | 'SparseListOperation' | 'SparseOperation' | 'FileOperation' | 'EventOperation';
@@ -38,16 +41,17 @@ interface ClientOperation {
 export const clientTarget: Target = {
   name: 'client',
   async render({ document, model, renderer, runtime }) {
-    const modules = typeModules(model).map((module) => ({ ...module, specifier: typesModuleSpecifier(module.fileName, '../generated/') }));
+    const modules = typeModules(model).map((module) => ({ ...module, specifier: typesModulePath(module.fileName, '../generated/') }));
     const namespaceOf = new Map(modules.flatMap((module) => module.operations.map((operation) => [operation.operationId, module.namespace] as const)));
     const operations = model.operations.map((operation) => clientOperation(document, operation, namespaceOf.get(operation.operationId)!));
+    // The runtime's operation types the client uses: no import left unused.
+    const operationKinds = [...new Set(operations.map((operation) => operation.kind))].sort(byText);
+    const sendsBytes = operations.some((operation) => operation.body?.encoding === 'bytes');
     const view = {
       title: commentText(model.title),
+      runtimeImports: new NamedImports('import', ['Transport', 'type CallOptions', 'type ClientOptions', ...(sendsBytes ? ['type Bytes'] : []), ...operationKinds.map((kind) => `type ${kind}`)], './runtime.js'),
       modules,
-      operations,
-      // The runtime's operation types the client uses: no import left unused.
-      operationKinds: [...new Set(operations.map((operation) => operation.kind))].sort(byText),
-      sendsBytes: operations.some((operation) => operation.body?.encoding === 'bytes'),
+      operations: operations.map((operation) => ({ ...operation, signature: new PropertySignature(operation.name, `${operation.kind}<${operation.typeArguments}>`), binding: transportCall(operation) })),
       apiKeyHeader: model.securitySchemes.find((scheme) => scheme.kind === 'apiKey' && scheme.header)?.header ?? 'X-API-Key',
       // Where the version travels only in the Accept header, the client asks for the spec's.
       ...(model.config.versioning.mechanism === 'header' ? { version: model.config.versioning.version } : {}),
@@ -73,7 +77,7 @@ function clientOperation(document: OpenApiDocument, operation: OperationModel, n
     body ? `{ body${operation.requestBody?.required ? '' : '?'}: ${body} }` : 'NoBody',
     'CallOptions',
   ].join(' & ');
-  const common = { name: operation.name, doc: operationDoc(operation), httpMethod: stringLiteral(operation.httpMethod), path: stringLiteral(operation.path), ...bodyEncoding(operation), ...stylesOf(operation) };
+  const common = { name: operation.name, doc: operationDoc(operation), httpMethod: operation.httpMethod, path: operation.path, ...bodyEncoding(operation), ...stylesOf(operation) };
   const { file, events } = operation.success;
   if (file) return { ...common, kind: 'FileOperation', factory: 'file', typeArguments: params, accept: file.mediaTypes.join(', ') };
   if (events) return { ...common, kind: 'EventOperation', factory: 'events', typeArguments: `${params}, ${named(types.event!)}`, events: { json: !events.text } };
@@ -105,6 +109,13 @@ function bodyEncoding(operation: OperationModel): Pick<ClientOperation, 'body'> 
   // One concrete type is sent as such; among several, the Blob's own type says which (bodies.ts).
   const [only] = bytes;
   return { body: { encoding: 'bytes', ...(bytes.length === 1 && !only!.includes('*') ? { mediaType: only } : {}) } };
+}
+
+/** `transport.factory({ method, path, … }, events?)`: the operation's binding in createClient. */
+function transportCall(operation: ClientOperation): Call {
+  const { factory, httpMethod, path, paging, styles, body, accept, events } = operation;
+  const route: Record<string, JsValue> = { method: httpMethod, path, ...(paging ? { paging } : {}), ...(styles ? { styles } : {}), ...(body ? { body } : {}), ...(accept ? { accept } : {}) };
+  return new Call(new Code(`transport.${factory}`), [route, ...(events ? [events] : [])]);
 }
 
 function stylesOf(operation: OperationModel): Pick<ClientOperation, 'styles'> {

@@ -7,13 +7,14 @@ import { deref, isObject, type OpenApiDocument, type OperationObject, type Schem
 import { itemSchemaOf, jsonSchemaOf, propertiesOf, scalarTypeOf, successResponse } from '../../../openapi/classify.js';
 import type { ParameterStyles, StyledParameter } from '../../../runtime/server/generated/conventions/styles.js';
 import { singular } from '../../../openapi/names.js';
-import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
+import { commentText, identifierName, identifierRegistry } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import type { FilePlan } from '../../../runtime/server/store/uploads.js';
 import { resourceUploadsOf, type FileRole } from '../uploads.js';
 import { fillsDefaults } from './validators.js';
 import { ArrowBody, Call, Code } from '../../js-print.js';
+import { MethodSignature } from '../../type-print.js';
 import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModulePath, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
@@ -58,6 +59,8 @@ export interface RouteView {
   cacheControl: string;
   requestType: string;
   returnType: string;
+  /** Its method in handlers.ts: `name(request: requestType): Awaitable<returnType>;`. */
+  signature: MethodSignature;
   /** The store method the default handler calls; absent where the operation is not plain CRUD. */
   storeMethod?: string;
   /** What its default handler does with the item's files (`store/uploads.ts`), where it keeps them. */
@@ -74,7 +77,7 @@ export interface GroupView {
   identifier: string;
   /** File name under `src/handlers/` (and `src/generated/resources/`). */
   file: string;
-  /** The handler file's import specifier from `src/generated/`, a string literal. */
+  /** The handler file's import specifier from `src/generated/`. */
   handlerModule: string;
   label: string;
   interfaceName: string;
@@ -246,7 +249,7 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     key: names.identifier,
     identifier: names.identifier,
     file: names.fileName,
-    handlerModule: stringLiteral(`../handlers/${names.fileName}.js`),
+    handlerModule: `../handlers/${names.fileName}.js`,
     label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
     interfaceName: `${names.pascalName}Handlers`,
     typesModule: typesModulePath(names.fileName, './'),
@@ -314,8 +317,7 @@ function routeView({ model, document, operation, resource, group, resources, val
     includes: hasData && resource ? relationsOf(resource, resources, model) : [],
     ...(resource?.updatedField ? { updatedField: resource.updatedField } : {}),
     cacheControl: operation.cacheControl,
-    requestType: requestType(group, types, kind === 'list', operation),
-    returnType: returnType(operation, group, types, kind, hasData),
+    ...signatureOf(operation.name, requestType(group, types, kind === 'list', operation), returnType(operation, group, types, kind, hasData)),
     ...(resource && STORE_METHODS[kind] ? { storeMethod: kind === 'delete' && hasData ? 'take' : STORE_METHODS[kind] } : {}),
     ...(kind === 'create' && hasData && scalarAnswerOf(document, operation) ? { answersId: scalarAnswerOf(document, operation)! } : {}),
   };
@@ -380,6 +382,10 @@ function securityView(model: ApiModel, operation: OperationModel): RouteView['se
 }
 
 type TypeNames = ReturnType<typeof operationTypeNames>;
+
+function signatureOf(name: string, request: string, returned: string): Pick<RouteView, 'requestType' | 'returnType' | 'signature'> {
+  return { requestType: request, returnType: returned, signature: new MethodSignature(name, { name: 'request', type: request }, `Awaitable<${returned}>`) };
+}
 
 function requestType(group: GroupView, types: TypeNames, isList: boolean, operation: OperationModel): string {
   const ns = (name: string | undefined) => (name ? `${group.namespace}.${name}` : 'NoParameters');

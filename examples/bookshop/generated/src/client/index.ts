@@ -156,7 +156,10 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({
+    ...options,
+    apiKeyHeader: 'X-API-Key',
+  });
   return {
     listAuthors: transport.sparseList({ method: 'GET', path: '/authors', paging: 'cursor' }),
     createAuthor: transport.operation({ method: 'POST', path: '/authors' }),

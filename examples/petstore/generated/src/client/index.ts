@@ -58,7 +58,10 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({
+    ...options,
+    apiKeyHeader: 'X-API-Key',
+  });
   return {
     listPets: transport.sparseList({ method: 'GET', path: '/pets', paging: 'cursor' }),
     createPet: transport.operation({ method: 'POST', path: '/pets' }),

@@ -53,7 +53,11 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ version: 1, ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({
+    version: 1,
+    ...options,
+    apiKeyHeader: 'X-API-Key',
+  });
   return {
     listNotes: transport.sparseList({ method: 'GET', path: '/notes', paging: 'cursor' }),
     getNote: transport.sparseOperation({ method: 'GET', path: '/notes/{note_id}' }),

@@ -63,7 +63,11 @@ export interface ServiceOptions extends EdgeOptions {
 /** Without CURSOR_SECRET, a key no one else can know; its price is that cursors stop at this process. */
 function processCursorSecret(logger: Logger): string {
   logger.warn(
-    'CURSOR_SECRET is not set: list cursors are signed with a random key of this process, so a cursor works only on the instance that issued it and not after a restart. Set the same CURSOR_SECRET on every instance.',
+    [
+      'CURSOR_SECRET is not set: list cursors are signed with a random key of this process, so a',
+      'cursor works only on the instance that issued it and not after a restart. Set the same',
+      'CURSOR_SECRET on every instance.',
+    ].join(' '),
   );
   return randomBytes(32).toString('base64url');
 }

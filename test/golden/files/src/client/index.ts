@@ -83,7 +83,10 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({
+    ...options,
+    apiKeyHeader: 'X-API-Key',
+  });
   return {
     listDocuments: transport.sparseList({ method: 'GET', path: '/documents', paging: 'cursor' }),
     uploadDocument: transport.operation({

@@ -46,7 +46,11 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ version: 2, ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({
+    version: 2,
+    ...options,
+    apiKeyHeader: 'X-API-Key',
+  });
   return {
     getNote: transport.sparseOperation({ method: 'GET', path: '/notes/{note_id}' }),
   };

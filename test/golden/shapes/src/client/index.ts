@@ -131,7 +131,10 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const transport = new Transport({ ...options, apiKeyHeader: 'X-API-Key' });
+  const transport = new Transport({
+    ...options,
+    apiKeyHeader: 'X-API-Key',
+  });
   return {
     getSettings: transport.sparseOperation({ method: 'GET', path: '/settings' }),
     replaceSettings: transport.operation({ method: 'PUT', path: '/settings' }),

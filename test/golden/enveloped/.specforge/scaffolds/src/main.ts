@@ -35,7 +35,8 @@ try {
     onClose: closeDatabase,
   });
   const address = server.address();
-  const url = `http://${host}:${typeof address === 'object' && address ? address.port : port}${SERVICE.basePath}`;
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const url = `http://${host}:${boundPort}${SERVICE.basePath}`;
   logger.info({ url }, `${SERVICE.title} listening on ${url}`);
 } catch (error) {
   // A configuration mistake (or a port in use): one line that says which, not a stack.

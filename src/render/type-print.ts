@@ -1,0 +1,221 @@
+/**
+ * Types in prettier's form where an interface declares them: a handler's
+ * method (`name(request: T): R;`, handlers.ts) and a client operation's
+ * property (`name: T;`, the client's index.ts).
+ *
+ * The types are the views' text, read by a small parser: names with
+ * indexed accesses, references with type arguments, object types, unions
+ * and intersections of them, string literals. Each is laid out as
+ * prettier's printers build its document (./doc.ts prints it): a
+ * reference's arguments one a line (a lone plain name or object type
+ * hugged), an object type a member a line, a union `| ` a line (below an
+ * annotation's key), an intersection as prettier joins objects to their
+ * neighbours. Anything else (parentheses, functions, a line that stays past
+ * the margin, text beyond ASCII) throws OutOfForm: the file goes to prettier.
+ * test/unit/type-print checks it against prettier.
+ */
+import { group, ifBreak, indent, join, line, printDoc, softline, type Doc } from './doc.js';
+import { SelfPrinting, type Place } from './js-print.js';
+import { narrow, outOfForm, PRINT_WIDTH, quoted } from './prettier-form.js';
+
+type TypeNode =
+  | { kind: 'atom'; text: string; plainName: boolean }
+  | { kind: 'reference'; name: string; args: TypeNode[]; suffix: string }
+  | { kind: 'object'; members: { key: string; type: TypeNode }[] }
+  | { kind: 'union' | 'intersection'; types: TypeNode[] };
+
+/** `name(parameter: Type): Returned;` in an interface, on a line of its own. */
+export class MethodSignature extends SelfPrinting {
+  constructor(
+    readonly name: string,
+    readonly parameter: { name: string; type: string },
+    readonly returned: string,
+  ) {
+    super();
+  }
+
+  plain(): string {
+    return `${this.name}(${this.parameter.name}: ${this.parameter.type}): ${this.returned};`;
+  }
+
+  print(at: Place): string {
+    const type = parseType(this.parameter.type);
+    // A lone parameter of an object type is hugged: `name(request: {`.
+    if (type.kind === 'object') return outOfForm('a parameter prettier hugs');
+    const parameter = [`${this.parameter.name}: `, typeDoc(type, 'annotation')];
+    const returned = group([': ', typeDoc(parseType(this.returned), 'annotation')]);
+    return printed(group([this.name, '(', indent([softline, parameter]), ifBreak(','), softline, ')', returned, ';']), at);
+  }
+}
+
+/** `name: Type;` in an interface, on a line of its own. */
+export class PropertySignature extends SelfPrinting {
+  constructor(
+    readonly name: string,
+    readonly type: string,
+  ) {
+    super();
+  }
+
+  plain(): string {
+    return `${this.name}: ${this.type};`;
+  }
+
+  print(at: Place): string {
+    return printed([`${this.name}: `, typeDoc(parseType(this.type), 'annotation'), ';'], at);
+  }
+}
+
+/** The doc printed where it stands; a line past the margin is one prettier would have to keep long: left to it. */
+function printed(doc: Doc, at: Place): string {
+  if (at.column !== at.indent || at.rest !== 0) return outOfForm('a signature not on a line of its own');
+  const text = printDoc(doc, at);
+  if (text.split('\n').some((line, index) => (index === 0 ? at.column : 0) + line.length > PRINT_WIDTH)) return outOfForm('a type past the margin');
+  return text;
+}
+
+/** Where a type stands: a member's or parameter's annotation indents a union that breaks; a type argument does not. */
+type Position = 'annotation' | 'argument';
+
+/** The type as prettier's printer builds its doc (printTypeParameters, union, intersection and object type printers). */
+function typeDoc(node: TypeNode, position: Position): Doc {
+  switch (node.kind) {
+    case 'atom':
+      return node.text;
+    case 'reference':
+      if (node.suffix !== '') return outOfForm('indexed access of a reference with arguments');
+      return [node.name, typeArgumentsDoc(node.args)];
+    case 'object':
+      if (node.members.length === 0) return '{}';
+      return group(['{', indent([line, join([';', line], node.members.map(({ key, type }) => [`${key}: `, memberTypeDoc(type)]))]), ifBreak(';'), line, '}']);
+    case 'union': {
+      if (node.types.some((type) => type.kind === 'object')) return outOfForm('a union prettier may hug');
+      // Each alternative is aligned past its `| ` (prettier's align(2), the same as an indent here).
+      const alternatives = [ifBreak([position === 'annotation' ? line : '', '| ']), join([line, '| '], node.types.map((type) => indent(typeDoc(type, 'argument'))))];
+      return group(position === 'annotation' ? indent(alternatives) : alternatives);
+    }
+    case 'intersection':
+      return intersectionDoc(node.types);
+  }
+}
+
+/**
+ * A member's type. A union of string literals that breaks goes `| ` a line below the key; one of names
+ * moves whole to the next line (prettier's layout after an operator), and one too long even there is not modelled.
+ */
+function memberTypeDoc(type: TypeNode): Doc {
+  if (type.kind !== 'union' || type.types.every((alternative) => alternative.kind === 'atom' && /^['"]/.test(alternative.text))) return typeDoc(type, 'annotation');
+  return group(indent([softline, flat(type)]));
+}
+
+/** `<A, B>`: a lone plain name or object type is hugged; others break one a line, with no trailing comma. */
+function typeArgumentsDoc(args: TypeNode[]): Doc {
+  const [only] = args;
+  const docs = args.map((arg) => typeDoc(arg, 'argument'));
+  if (args.length === 1 && ((only!.kind === 'atom' && only!.plainName) || only!.kind === 'object')) return ['<', docs[0]!, '>'];
+  return group(['<', indent([softline, join([',', line], docs)]), softline, '>']);
+}
+
+/** prettier's intersection: `&` and a line between two types that are not objects; an object joins its neighbours on their line. */
+function intersectionDoc(types: TypeNode[]): Doc {
+  let indented = false;
+  return group(
+    types.map((type, index) => {
+      const doc = typeDoc(type, 'argument');
+      if (index === 0) return doc;
+      const object = type.kind === 'object';
+      const previousObject = types[index - 1]!.kind === 'object';
+      if (object && previousObject) return [' & ', indented ? indent(doc) : doc];
+      if (!object && !previousObject) return indent([' &', line, doc]);
+      if (index > 1) indented = true;
+      return [' & ', index > 1 ? indent(doc) : doc];
+    }),
+  );
+}
+
+function flat(node: TypeNode): string {
+  switch (node.kind) {
+    case 'atom':
+      return node.text;
+    case 'reference':
+      return `${node.name}<${node.args.map(flat).join(', ')}>${node.suffix}`;
+    case 'object':
+      return node.members.length === 0 ? '{}' : `{ ${node.members.map(({ key, type }) => `${key}: ${flat(type)}`).join('; ')} }`;
+    default:
+      return node.types.map(flat).join(node.kind === 'union' ? ' | ' : ' & ');
+  }
+}
+
+const TOKEN = /\s*(?:([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(\d+)|([<>,|&{};:?[\]]))/y;
+
+/** The type's text read as the nodes above; anything else (parentheses, functions, text beyond ASCII) is out of form. */
+export function parseType(text: string): TypeNode {
+  narrow(text);
+  const tokens: string[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < text.length && !/^\s*$/.test(text.slice(TOKEN.lastIndex))) {
+    const match = TOKEN.exec(text);
+    if (!match) return outOfForm('a type this printer does not read');
+    const [, name, string, number, punctuation] = match;
+    tokens.push(string !== undefined ? quoted(string.slice(1, -1)) : (name ?? number ?? punctuation)!);
+  }
+  let at = 0;
+  const peek = () => tokens[at];
+  const take = (expected?: string) => {
+    const token = tokens[at++];
+    if (token === undefined || (expected !== undefined && token !== expected)) return outOfForm('a type this printer does not read');
+    return token;
+  };
+  const isName = (token: string | undefined) => token !== undefined && /^[A-Za-z_$]/.test(token);
+  const isLiteral = (token: string | undefined) => token !== undefined && /^['"\d]/.test(token);
+  const list = (kind: 'union' | 'intersection', separator: string, item: () => TypeNode): TypeNode => {
+    const types = [item()];
+    while (peek() === separator) take(), types.push(item());
+    return types.length === 1 ? types[0]! : { kind, types };
+  };
+  const union = (): TypeNode => list('union', '|', () => list('intersection', '&', primary));
+  const suffix = () => {
+    let text = '';
+    while (peek() === '[') {
+      take();
+      const index = take();
+      if (!isName(index) && !isLiteral(index)) return outOfForm('an index this printer does not read');
+      text += `[${index}]`;
+      take(']');
+    }
+    return text;
+  };
+  function primary(): TypeNode {
+    const token = take();
+    if (token === '{') return objectType();
+    if (isLiteral(token)) return { kind: 'atom', text: token + suffix(), plainName: false };
+    if (!isName(token)) return outOfForm('a type this printer does not read');
+    const args: TypeNode[] = [];
+    if (peek() === '<') {
+      take();
+      do args.push(union());
+      while (peek() === ',' && take());
+      take('>');
+    }
+    const after = suffix();
+    if (args.length > 0) return { kind: 'reference', name: token, args, suffix: after };
+    return { kind: 'atom', text: token + after, plainName: after === '' };
+  }
+  function objectType(): TypeNode {
+    const members: { key: string; type: TypeNode }[] = [];
+    while (peek() !== '}') {
+      const key = take();
+      // A quoted key prettier may unquote: left to it.
+      if (!/^[A-Za-z_$][\w$]*$/.test(key)) return outOfForm('a member key this printer does not print');
+      const optional = peek() === '?' ? take() : '';
+      take(':');
+      members.push({ key: key + optional, type: union() });
+      if (peek() === ';') take();
+    }
+    take('}');
+    return { kind: 'object', members };
+  }
+  const type = union();
+  if (at !== tokens.length) return outOfForm('a type this printer does not read');
+  return type;
+}
