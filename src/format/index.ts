@@ -1,11 +1,11 @@
 /**
  * Stage 5 — format: prettier, in memory, before anything is written.
  *
- * A formatter is made once per run. For a large spec it starts worker
- * threads at once, so they boot while the spec loads, and it formats each
- * file the moment a target produces it, so small files are done while the
- * types are still being rendered. A file given in parts (GitHub's types are
- * 8 MB) is spread over every worker.
+ * A formatter is made once per run. Most files come out of render already
+ * in prettier's form and pass as they are; prettier is loaded for the first
+ * file that needs it. For a large spec that is on worker threads, started
+ * then, and each file is formatted the moment a target produces it; a file
+ * given in parts is spread over every worker.
  */
 import type { OutputFile, RenderedFile } from '../render/index.js';
 import { compiledWorker } from '../threads.js';

@@ -1,7 +1,7 @@
 /**
- * A pool of formatting worker threads with one queue. Workers start at once
- * and take the largest queued job whenever they are free, so no core sits
- * idle while one big part is still running.
+ * A pool of formatting worker threads with one queue. Workers start with
+ * the first job and take the largest queued job whenever they are free, so
+ * no core sits idle while one big part is still running.
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../threads.js';
@@ -49,7 +49,7 @@ export function startPool(script: string, threads: number): Pool {
     failure = error;
     for (const waiting of queue.splice(0)) waiting.reject(error);
   };
-  const workers = Array.from({ length: threads }, () => {
+  const start = () => {
     const worker = startWorker(script);
     worker.on('message', (reply: Reply) => {
       const done = busy.get(worker)!;
@@ -63,12 +63,15 @@ export function startPool(script: string, threads: number): Pool {
     worker.once('exit', (code) => lose(worker, new Error(`a format worker stopped (exit code ${code})`)));
     idle.push(worker);
     return worker;
-  });
+  };
+  // Started with the first job: most runs print every file in prettier's form and need none.
+  let workers: Worker[] = [];
 
   return {
     run: (job) =>
       new Promise((resolve, reject) => {
         if (failure) return reject(failure);
+        if (workers.length === 0) workers = Array.from({ length: threads }, start);
         queue.push({ job, resolve, reject });
         dispatch();
       }),

@@ -6,7 +6,7 @@
  * it on the line), which only the rendered text knows.
  */
 import { randomUUID } from 'node:crypto';
-import { Call, Code, jsValue, printJs, propertyValue, SelfPrinting, type JsValue } from './js-print.js';
+import { Call, Code, jsValue, printJs, propertyValue, SelfPrinting, SPREAD, type JsValue } from './js-print.js';
 import { OutOfForm, PRINT_WIDTH } from './prettier-form.js';
 
 /** A line the template wrote: names from a spec beyond ASCII (`'café'` as a key, which prettier writes bare) are left to prettier. */
@@ -124,7 +124,11 @@ export function plain(value: JsValue): string {
   if (value instanceof Call) return `${value.callee.text}(${value.args.map(plain).join(', ')})`;
   if (Array.isArray(value)) return `[${value.map(plain).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).map(([key, item]) => `${key === '__proto__' ? "['__proto__']" : JSON.stringify(key)}: ${plain(item)}`);
+    const spread = (value as { [SPREAD]?: Code })[SPREAD];
+    const entries = [
+      ...(spread ? [`...${spread.text}`] : []),
+      ...Object.entries(value).map(([key, item]) => `${key === '__proto__' ? "['__proto__']" : JSON.stringify(key)}: ${plain(item)}`),
+    ];
     return `{ ${entries.join(', ')} }`;
   }
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);

@@ -69,7 +69,38 @@ export class ArrowBody extends SelfPrinting {
   }
 }
 
-export type JsValue = null | boolean | number | string | Code | Call | SelfPrinting | readonly JsValue[] | { readonly [key: string]: JsValue };
+/**
+ * The value an object spreads first: `{ [SPREAD]: new Code('COLLECTIONS.books'), table: … }`
+ * prints `{ ...COLLECTIONS.books, table: … }`.
+ */
+export const SPREAD = Symbol('spread');
+
+/**
+ * A call the template assigns (`const name = `): after the `=` where the
+ * line fits up to its `(`, else on the next line, indented; then laid out
+ * as any call (prettier's fluid assignment layout).
+ */
+export class AssignedCall extends SelfPrinting {
+  constructor(readonly call: Call) {
+    super();
+  }
+
+  print(at: Place): string {
+    const { text } = this.call.callee;
+    if (!/^(new )?[\w$.]+(<.*>)?$/.test(text)) return outOfForm('a callee this printer does not lay out');
+    if (at.column + text.length + 1 <= PRINT_WIDTH) return printCall(this.call, at);
+    // Type arguments that could break (not one plain name) give prettier another place to break first.
+    if (!/^(new )?[\w$.]+(<[\w$.]+>)?$/.test(text)) return outOfForm('a callee whose type arguments may break');
+    const indent = at.indent + 2;
+    return `\n${' '.repeat(indent)}${printCall(this.call, { indent, column: indent, rest: at.rest })}`;
+  }
+
+  plain(): string {
+    return flatOf(this.call);
+  }
+}
+
+export type JsValue = null | boolean | number | string | Code | Call | SelfPrinting | readonly JsValue[] | { readonly [key: string]: JsValue; readonly [SPREAD]?: Code };
 
 /** Where a value starts: the indentation of its lines, its column, and how many characters follow it on its line. */
 export interface Place {
@@ -127,7 +158,11 @@ export function jsValue(value: unknown): JsValue {
   if (Array.isArray(value)) return value.forEach(jsValue), value as JsValue;
   // A plain object: its prototype is an Object.prototype (of any realm: Jest runs tests in another) or none.
   const prototype: unknown = kind === 'object' ? Object.getPrototypeOf(value) : undefined;
-  if (prototype === null || (prototype !== undefined && Object.getPrototypeOf(prototype) === null)) return Object.values(value as object).forEach(jsValue), value as JsValue;
+  if (prototype === null || (prototype !== undefined && Object.getPrototypeOf(prototype) === null)) {
+    const spread = (value as { [SPREAD]?: unknown })[SPREAD];
+    if (spread !== undefined && !(spread instanceof Code)) throw new Error('{{js}} spreads code only');
+    return Object.values(value as object).forEach(jsValue), value as JsValue;
+  }
   throw new Error(`{{js}} prints JSON values, not ${value === undefined ? 'undefined' : Object.prototype.toString.call(value)}`);
 }
 
@@ -181,8 +216,14 @@ export function propertyKey(key: string): string {
 
 const MAYBE_IDENTIFIER = /^[\w$\u0080-\uffff]*[\u0080-\uffff][\w$\u0080-\uffff]*$/;
 
+/** Its members as printed: the spread (`...COLLECTIONS.books`) first, then each key's. */
+function membersOf(object: { readonly [key: string]: JsValue }): { key?: string; value: JsValue }[] {
+  const spread = (object as { [SPREAD]?: Code })[SPREAD];
+  return [...(spread ? [{ value: spread }] : []), ...Object.keys(object).map((key) => ({ key, value: object[key]! }))];
+}
+
 function printObject(object: { readonly [key: string]: JsValue }, at: Place): string {
-  if (Object.keys(object).length === 0) return '{}';
+  if (membersOf(object).length === 0) return '{}';
   if (!forcesBreak(object)) {
     const flat = flatOf(object);
     if (at.column + flat.length + at.rest <= PRINT_WIDTH) return flat;
@@ -191,7 +232,7 @@ function printObject(object: { readonly [key: string]: JsValue }, at: Place): st
 }
 
 function expandedObject(object: { readonly [key: string]: JsValue }, indent: number): string {
-  const members = Object.keys(object).map((key) => `${printProperty(key, object[key]!, indent + 2)},\n`);
+  const members = membersOf(object).map(({ key, value }) => `${key === undefined ? `${' '.repeat(indent + 2)}...${(value as Code).text}` : printProperty(key, value, indent + 2)},\n`);
   return `{\n${members.join('')}${' '.repeat(indent)}}`;
 }
 
@@ -223,7 +264,7 @@ function mustExpand(array: readonly JsValue[]): boolean {
 }
 
 function severalCollections(array: readonly JsValue[]): boolean {
-  const sizeOf = (item: JsValue) => (Array.isArray(item) ? item.length : isObject(item) ? Object.keys(item).length : 0);
+  const sizeOf = (item: JsValue) => (Array.isArray(item) ? item.length : isObject(item) ? membersOf(item).length : 0);
   const kindOf = (item: JsValue) => (Array.isArray(item) ? 'array' : isObject(item) ? 'object' : 'other');
   return array.length > 1 && array.every((item) => sizeOf(item) > 1 && kindOf(item) === kindOf(array[0]!));
 }
@@ -240,8 +281,8 @@ function forcesBreak(value: JsValue): boolean {
 function flatOf(value: JsValue): string {
   if (Array.isArray(value)) return `[${value.map(flatOf).join(', ')}]`;
   if (isObject(value)) {
-    const entries = Object.entries(value);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([key, item]) => `${propertyKey(key)}: ${flatOf(item)}`).join(', ')} }`;
+    const members = membersOf(value);
+    return members.length === 0 ? '{}' : `{ ${members.map(({ key, value }) => (key === undefined ? `...${(value as Code).text}` : `${propertyKey(key)}: ${flatOf(value)}`)).join(', ')} }`;
   }
   if (value instanceof Call) return `${value.callee.text}(${value.args.map(flatOf).join(', ')})`;
   return scalar(value as Scalar);
@@ -279,7 +320,7 @@ function huggable(args: readonly JsValue[]): boolean {
   const last = args[args.length - 1]!;
   const before = args.length > 1 ? args[args.length - 2]! : undefined;
   const kindOf = (value: JsValue | undefined) => (value === undefined ? 'none' : Array.isArray(value) ? 'array' : isObject(value) ? 'object' : 'other');
-  if (kindOf(last) === 'object') return Object.keys(last as object).length > 0 && kindOf(before) !== 'object';
+  if (kindOf(last) === 'object') return membersOf(last as { readonly [key: string]: JsValue }).length > 0 && kindOf(before) !== 'object';
   if (kindOf(last) === 'array') return (last as readonly JsValue[]).length > 0 && kindOf(before) !== 'array' && !(args.length > 1 && isConcise(last as readonly JsValue[]));
   return false;
 }

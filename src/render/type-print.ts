@@ -16,7 +16,7 @@
  */
 import { group, ifBreak, indent, join, line, printDoc, softline, type Doc } from './doc.js';
 import { SelfPrinting, type Place } from './js-print.js';
-import { narrow, outOfForm, PRINT_WIDTH, quoted } from './prettier-form.js';
+import { narrow, outOfForm, quoted } from './prettier-form.js';
 
 type TypeNode =
   | { kind: 'atom'; text: string; plainName: boolean }
@@ -42,8 +42,8 @@ export class MethodSignature extends SelfPrinting {
     const type = parseType(this.parameter.type);
     // A lone parameter of an object type is hugged: `name(request: {`.
     if (type.kind === 'object') return outOfForm('a parameter prettier hugs');
-    const parameter = [`${this.parameter.name}: `, typeDoc(type, 'annotation')];
-    const returned = group([': ', typeDoc(parseType(this.returned), 'annotation')]);
+    const parameter = [`${this.parameter.name}: `, typeDoc(type)];
+    const returned = group([': ', typeDoc(parseType(this.returned))]);
     return printed(group([this.name, '(', indent([softline, parameter]), ifBreak(','), softline, ')', returned, ';']), at);
   }
 }
@@ -62,23 +62,18 @@ export class PropertySignature extends SelfPrinting {
   }
 
   print(at: Place): string {
-    return printed([`${this.name}: `, typeDoc(parseType(this.type), 'annotation'), ';'], at);
+    return printed([`${this.name}: `, memberTypeDoc(parseType(this.type)), ';'], at);
   }
 }
 
-/** The doc printed where it stands; a line past the margin is one prettier would have to keep long: left to it. */
+/** The doc printed where it stands (a name longer than a line stays long, as prettier keeps it). */
 function printed(doc: Doc, at: Place): string {
   if (at.column !== at.indent || at.rest !== 0) return outOfForm('a signature not on a line of its own');
-  const text = printDoc(doc, at);
-  if (text.split('\n').some((line, index) => (index === 0 ? at.column : 0) + line.length > PRINT_WIDTH)) return outOfForm('a type past the margin');
-  return text;
+  return printDoc(doc, at);
 }
 
-/** Where a type stands: a member's or parameter's annotation indents a union that breaks; a type argument does not. */
-type Position = 'annotation' | 'argument';
-
 /** The type as prettier's printer builds its doc (printTypeParameters, union, intersection and object type printers). */
-function typeDoc(node: TypeNode, position: Position): Doc {
+function typeDoc(node: TypeNode): Doc {
   switch (node.kind) {
     case 'atom':
       return node.text;
@@ -91,8 +86,7 @@ function typeDoc(node: TypeNode, position: Position): Doc {
     case 'union': {
       if (node.types.some((type) => type.kind === 'object')) return outOfForm('a union prettier may hug');
       // Each alternative is aligned past its `| ` (prettier's align(2), the same as an indent here).
-      const alternatives = [ifBreak([position === 'annotation' ? line : '', '| ']), join([line, '| '], node.types.map((type) => indent(typeDoc(type, 'argument'))))];
-      return group(position === 'annotation' ? indent(alternatives) : alternatives);
+      return group([ifBreak('| '), join([line, '| '], node.types.map((type) => indent(typeDoc(type))))]);
     }
     case 'intersection':
       return intersectionDoc(node.types);
@@ -100,18 +94,18 @@ function typeDoc(node: TypeNode, position: Position): Doc {
 }
 
 /**
- * A member's type. A union of string literals that breaks goes `| ` a line below the key; one of names
- * moves whole to the next line (prettier's layout after an operator), and one too long even there is not modelled.
+ * A member's type. A union that does not fit after its key moves to the next line, and breaks there `| ` a line
+ * if it does not fit there either (prettier's layout after an operator).
  */
 function memberTypeDoc(type: TypeNode): Doc {
-  if (type.kind !== 'union' || type.types.every((alternative) => alternative.kind === 'atom' && /^['"]/.test(alternative.text))) return typeDoc(type, 'annotation');
-  return group(indent([softline, flat(type)]));
+  const doc = typeDoc(type);
+  return type.kind === 'union' ? group(indent([softline, doc])) : doc;
 }
 
 /** `<A, B>`: a lone plain name or object type is hugged; others break one a line, with no trailing comma. */
 function typeArgumentsDoc(args: TypeNode[]): Doc {
   const [only] = args;
-  const docs = args.map((arg) => typeDoc(arg, 'argument'));
+  const docs = args.map((arg) => typeDoc(arg));
   if (args.length === 1 && ((only!.kind === 'atom' && only!.plainName) || only!.kind === 'object')) return ['<', docs[0]!, '>'];
   return group(['<', indent([softline, join([',', line], docs)]), softline, '>']);
 }
@@ -121,7 +115,7 @@ function intersectionDoc(types: TypeNode[]): Doc {
   let indented = false;
   return group(
     types.map((type, index) => {
-      const doc = typeDoc(type, 'argument');
+      const doc = typeDoc(type);
       if (index === 0) return doc;
       const object = type.kind === 'object';
       const previousObject = types[index - 1]!.kind === 'object';
@@ -131,19 +125,6 @@ function intersectionDoc(types: TypeNode[]): Doc {
       return [' & ', index > 1 ? indent(doc) : doc];
     }),
   );
-}
-
-function flat(node: TypeNode): string {
-  switch (node.kind) {
-    case 'atom':
-      return node.text;
-    case 'reference':
-      return `${node.name}<${node.args.map(flat).join(', ')}>${node.suffix}`;
-    case 'object':
-      return node.members.length === 0 ? '{}' : `{ ${node.members.map(({ key, type }) => `${key}: ${flat(type)}`).join('; ')} }`;
-    default:
-      return node.types.map(flat).join(node.kind === 'union' ? ' | ' : ' & ');
-  }
 }
 
 const TOKEN = /\s*(?:([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(\d+)|([<>,|&{};:?[\]]))/y;

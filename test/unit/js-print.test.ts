@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import * as prettier from 'prettier';
 import { PRETTIER_OPTIONS } from '../../src/format/index.js';
-import { ArrowBody, Call, Code, type JsValue } from '../../src/render/js-print.js';
+import { ArrowBody, AssignedCall, Call, Code, SPREAD, type JsValue } from '../../src/render/js-print.js';
 import { JsMarks, plain as plainOf } from '../../src/render/js-place.js';
 
 const format = (text: string) => prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'babel-ts' });
@@ -183,5 +183,35 @@ describe('js-print: an arrow function’s body', () => {
       const marks = new JsMarks();
       expect(marks.place(handlers(name!, body!, marks)).inForm).toBe(false);
     }
+  });
+});
+
+describe('a call assigned to a const (the store’s collections)', () => {
+  /** `const name = new Sql…<Item>(database, { ...OPTIONS.name, … });` as store.ts writes it, and plainly. */
+  function construction(n: number, memory: boolean, parent: boolean, itemType?: string) {
+    const variable = `v${'x'.repeat(n)}`;
+    const item = itemType ?? `${'N'.repeat(1 + (n % 20))}Types.${'T'.repeat(n)}`;
+    const options = { [SPREAD]: new Code(`COLLECTIONS.${variable}`), ...(memory ? {} : { table: new Code(`TABLES.${variable}`) }), ...(parent ? { parent: new Code('authors') } : {}) };
+    const call = new Call(new Code(`new ${memory ? 'Memory' : 'Sql'}Collection<${item}>`), memory ? [options] : [new Code('database'), options]);
+    const marks = new JsMarks();
+    const text = `export function f() {\n  const ${variable} = ${marks.add(new AssignedCall(call))};\n}\n`;
+    return { ...marks.place(text), plain: text.replace(/\u0000[^\u0000]*\u0000/, plainOf(call)) };
+  }
+
+  test('names of every length: in prettier’s form, or left to it', async () => {
+    let printed = 0;
+    for (let n = 1; n <= 90; n += 3) {
+      for (const [memory, parent, itemType] of [[true, false], [true, true], [false, false], [false, true], [true, true, 'Record<string, unknown>']] as const) {
+        const { text, inForm, plain } = construction(n, memory, parent, itemType);
+        if (!inForm) continue;
+        printed++;
+        expect(text).toBe(await format(plain));
+      }
+    }
+    expect(printed).toBeGreaterThan(120);
+  });
+
+  test('type arguments that could break, past the margin, are left to prettier', () => {
+    expect(construction(80, true, false, 'Record<string, unknown>').inForm).toBe(false);
   });
 });

@@ -18,7 +18,8 @@ function inInterface(value: SelfPrinting): { text: string; inForm: boolean; plai
 function clientTypes(n: number): string[] {
   const ns = `N${'s'.repeat(n % 30)}Types`;
   const op = `Op${'x'.repeat(n)}`;
-  const fieldset = `{ required: ${['name', 'country', 'created_at', 'updated_at', 'author_id', 'title'].slice(0, 1 + (n % 6)).map((field) => `"${field}"`).join(' | ')}; shape: "typed" }`;
+  const fields = ['name', 'country', 'created_at', 'updated_at', 'author_id', 'title', 'author_association', 'node_id'];
+  const fieldset = `{ required: ${fields.slice(0, 1 + (n % 8)).map((field) => `"${field}${'_'.repeat(n % 5)}"`).join(' | ')}; shape: "typed" }`;
   return [
     `Operation<${ns}.${op}Path & NoBody & CallOptions, void>`,
     `Operation<{ body: ${ns}.${op}Body } & CallOptions, ${ns}.${op}Data>`,
@@ -43,7 +44,7 @@ function handlerSignatures(n: number): MethodSignature[] {
   ];
 }
 
-const LENGTHS = Array.from({ length: 40 }, (_, index) => index * 2);
+const LENGTHS = Array.from({ length: 80 }, (_, index) => index * 2);
 
 describe('types in prettier’s form', () => {
   test('client properties: in prettier’s form, or left to it', async () => {
@@ -77,8 +78,8 @@ describe('types in prettier’s form', () => {
     expect(inInterface(new PropertySignature('x', 'Operation<{ "quoted-key": A }, B>')).inForm).toBe(false);
     expect(inInterface(new PropertySignature('x', `Operation<${'Δ'.repeat(5)}, B>`)).inForm).toBe(false);
     expect(inInterface(new MethodSignature('m', { name: 'request', type: '{ a: string }' }, 'void')).inForm).toBe(false);
-    // A name longer than a line: prettier keeps it long, which this printer does not model.
-    expect(inInterface(new PropertySignature('x', `Operation<${'A'.repeat(120)}, B>`)).inForm).toBe(false);
+    // A union with an object type, which prettier may hug.
+    expect(inInterface(new PropertySignature('x', `Operation<{ body?: { a: ${'A'.repeat(100)} } | null }, B>`)).inForm).toBe(false);
   });
 });
 

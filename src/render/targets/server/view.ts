@@ -13,8 +13,9 @@ import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseS
 import type { FilePlan } from '../../../runtime/server/store/uploads.js';
 import { resourceUploadsOf, type FileRole } from '../uploads.js';
 import { fillsDefaults } from './validators.js';
-import { ArrowBody, Call, Code } from '../../js-print.js';
-import { MethodSignature } from '../../type-print.js';
+import { ArrowBody, AssignedCall, Call, Code, SPREAD } from '../../js-print.js';
+import { MethodSignature, PropertySignature } from '../../type-print.js';
+import { NamedImports } from '../../import-print.js';
 import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModulePath, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
@@ -81,6 +82,10 @@ export interface GroupView {
   handlerModule: string;
   label: string;
   interfaceName: string;
+  /** Its member of the `Handlers` interface (handlers.ts), its value in app.ts's `handlers`, and its handler file's import of its interface. */
+  handlersMember: PropertySignature;
+  handlersValue: Code;
+  interfaceImport: NamedImports;
   /** Its module of named types under `src/generated/resources/`, as `src/generated/` imports it. */
   typesModule: string;
   namespace: string;
@@ -97,6 +102,10 @@ export interface GroupView {
 export interface CollectionView {
   variable: string;
   itemType: string;
+  /** Its member of `Store`, and how createStore and createMemoryStore make it (store.ts). */
+  storeMember: PropertySignature;
+  sqlConstruction: AssignedCall;
+  memoryConstruction: AssignedCall;
   type: string;
   shape: string;
   idParam: string;
@@ -127,6 +136,10 @@ export interface CollectionView {
 export interface SingletonView {
   variable: string;
   itemType: string;
+  /** Its member of `Store`, and how createStore and createMemoryStore make it (store.ts). */
+  storeMember: PropertySignature;
+  sqlConstruction: AssignedCall;
+  memoryConstruction: AssignedCall;
   /** The path parameters that name its owner. */
   scope: string[];
   parent?: string;
@@ -159,7 +172,12 @@ export interface ServerView {
   uploads: { variable: string; plan: FilePlan }[];
   /** The store's member that keeps the files: `files`, unless a resource takes that name. */
   filesVariable: string;
+  /** Whether a collection or singleton holds items of no named type (store.ts's UntypedItem). */
+  untypedItems: boolean;
 }
+
+/** The item type of a resource whose schemas name none: one plain name, which prettier never breaks in type arguments. */
+const UNTYPED_ITEM = 'UntypedItem';
 
 /** Where each operation is implemented: `src/handlers/<resource>.ts`. */
 export function handlerFileOf(model: ApiModel, operation: OperationModel): string {
@@ -205,8 +223,10 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
     }
     for (const route of group.operations) if (route.storeMethod || route.fileRole) route.storeCall = storeCallOf(route, group.store.variable, filesVariable);
   }
-  collections.sort((a, b) => depth(a, collections) - depth(b, collections));
-  return { groups: [...groups.values()], routes, collections, singletons, uploads, filesVariable };
+  const depths = depthsOf(collections);
+  collections.sort((a, b) => depths.get(a.variable)! - depths.get(b.variable)!);
+  const untypedItems = [...collections, ...singletons].some((table) => table.itemType === UNTYPED_ITEM);
+  return { groups: [...groups.values()], routes, collections, singletons, uploads, filesVariable, untypedItems };
 }
 
 /** The name, or the name with the first number that makes it one none of `taken`. */
@@ -236,11 +256,15 @@ function storeCallText(route: RouteView, variable: string, filesVariable: string
   return `${call}(${args})`;
 }
 
-function depth(collection: CollectionView, collections: CollectionView[]): number {
+/** Each collection's number of ancestors, by its variable. */
+function depthsOf(collections: CollectionView[]): Map<string, number> {
   const byVariable = new Map(collections.map((candidate) => [candidate.variable, candidate]));
-  let level = 0;
-  for (let parent = collection.parent; parent; parent = byVariable.get(parent)?.parent) level++;
-  return level;
+  const depthOf = (collection: CollectionView): number => {
+    let level = 0;
+    for (let parent = collection.parent; parent; parent = byVariable.get(parent)?.parent) level++;
+    return level;
+  };
+  return new Map(collections.map((collection) => [collection.variable, depthOf(collection)]));
 }
 
 function newGroup(resource: ResourceModel | undefined): GroupView {
@@ -252,6 +276,9 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     handlerModule: `../handlers/${names.fileName}.js`,
     label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
     interfaceName: `${names.pascalName}Handlers`,
+    handlersMember: new PropertySignature(names.identifier, `${names.pascalName}Handlers`),
+    handlersValue: new Code(names.identifier),
+    interfaceImport: new NamedImports('import type', [`${names.pascalName}Handlers`], '../generated/handlers.js'),
     typesModule: typesModulePath(names.fileName, './'),
     namespace: typesNamespace(names),
     fields: resource?.fields.map((field) => field.name) ?? [],
@@ -438,6 +465,18 @@ interface CollectionInput {
   model: ApiModel;
 }
 
+/** A collection's or singleton's member of `Store`, and its construction in the SQL and the memory store. */
+function constructions(kind: 'Collection' | 'Singleton', variable: string, itemType: string, parent: string | undefined): Pick<CollectionView, 'storeMember' | 'sqlConstruction' | 'memoryConstruction'> {
+  const options = new Code(`${kind === 'Collection' ? 'COLLECTIONS' : 'SINGLETONS'}.${variable}`);
+  const table = new Code(kind === 'Collection' ? `TABLES.${variable}` : `TABLES.${variable}.name`);
+  const parentMember: Record<string, Code> = parent ? { parent: new Code(parent) } : {};
+  return {
+    storeMember: new PropertySignature(variable, `${kind}<${itemType}>`),
+    sqlConstruction: new AssignedCall(new Call(new Code(`new Sql${kind}<${itemType}>`), [new Code('database'), { [SPREAD]: options, table, ...parentMember }])),
+    memoryConstruction: new AssignedCall(new Call(new Code(`new Memory${kind}<${itemType}>`), [{ [SPREAD]: options, ...parentMember }])),
+  };
+}
+
 function singletonView(input: CollectionInput): SingletonView {
   const { resource, document, model } = input;
   const parent = storedParentOf(input.resource, input.resources, input.stored);
@@ -445,9 +484,11 @@ function singletonView(input: CollectionInput): SingletonView {
   const scope = resource.parents.flatMap((p) => p.idParams);
   const serverFields = serverShapedFieldsOf(model, resource, document);
   const defaults = serverMadeValuesOf(model, resource, document, { pathFields: scope, writtenBy: 'replace', serverFields });
+  const itemType = item ? `${typesNamespace(resource)}.${item}` : UNTYPED_ITEM;
   return {
     variable: resource.identifier,
-    itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
+    itemType,
+    ...constructions('Singleton', resource.identifier, itemType, parent?.identifier),
     scope,
     ...(parent ? { parent: parent.identifier } : {}),
     initial: asJson(initialValueOf(model, resource, document) ?? null),
@@ -509,9 +550,11 @@ function collectionView(input: CollectionInput): CollectionView {
   const pathFields = pathFieldsOf(model, resource, document, parentParams);
   const serverFields = resource.shape === 'flat' ? serverShapedFieldsOf(model, resource, document) : [];
   const defaults = resource.shape === 'flat' ? serverMadeValuesOf(model, resource, document, { pathFields, writtenBy: 'create', serverFields }) : undefined;
+  const itemType = item ? `${typesNamespace(resource)}.${item}` : UNTYPED_ITEM;
   return {
     variable: resource.identifier,
-    itemType: item ? `${typesNamespace(resource)}.${item}` : 'Record<string, unknown>',
+    itemType,
+    ...constructions('Collection', resource.identifier, itemType, parent?.identifier),
     type: resource.type,
     shape: resource.shape,
     idParam: resource.idParams[0] ?? 'id',

@@ -91,19 +91,10 @@ export function createStore(database: () => Promise<Database>): Store {
 
 /** Each resource's items in this process's memory, lost when it stops: for mocks and tests. */
 export function createMemoryStore(): Store {
-  const authors = new MemoryCollection<AuthorsTypes.Author>({
-    ...COLLECTIONS.authors,
-  });
-  const reviews = new MemoryCollection<ReviewsTypes.Review>({
-    ...COLLECTIONS.reviews,
-  });
-  const genres = new MemoryCollection<GenresTypes.Genre>({
-    ...COLLECTIONS.genres,
-  });
-  const books = new MemoryCollection<BooksTypes.Book>({
-    ...COLLECTIONS.books,
-    parent: authors,
-  });
+  const authors = new MemoryCollection<AuthorsTypes.Author>({ ...COLLECTIONS.authors });
+  const reviews = new MemoryCollection<ReviewsTypes.Review>({ ...COLLECTIONS.reviews });
+  const genres = new MemoryCollection<GenresTypes.Genre>({ ...COLLECTIONS.genres });
+  const books = new MemoryCollection<BooksTypes.Book>({ ...COLLECTIONS.books, parent: authors });
   return {
     authors,
     reviews,

@@ -42,9 +42,7 @@ export function createStore(database: () => Promise<Database>): Store {
 
 /** Each resource's items in this process's memory, lost when it stops: for mocks and tests. */
 export function createMemoryStore(): Store {
-  const pets = new MemoryCollection<PetsTypes.Pet>({
-    ...COLLECTIONS.pets,
-  });
+  const pets = new MemoryCollection<PetsTypes.Pet>({ ...COLLECTIONS.pets });
   return {
     pets,
   };

@@ -15,10 +15,13 @@ import { TABLES } from './tables.js';
 import type * as DocumentsTypes from './resources/documents.js';
 import type * as ImportsTypes from './resources/imports.js';
 
+/** The items of a resource whose schemas name no type. */
+export type UntypedItem = Record<string, unknown>;
+
 /** The default handlers' store: a collection, or a singleton, per resource. */
 export interface Store {
   documents: Collection<DocumentsTypes.Document>;
-  imports: Collection<Record<string, unknown>>;
+  imports: Collection<UntypedItem>;
   /** The files of the items that have some (../store/uploads.ts). */
   files: Files;
 }
@@ -58,7 +61,7 @@ export function createStore(database: () => Promise<Database>): Store {
     ...COLLECTIONS.documents,
     table: TABLES.documents,
   });
-  const imports = new SqlCollection<Record<string, unknown>>(database, {
+  const imports = new SqlCollection<UntypedItem>(database, {
     ...COLLECTIONS.imports,
     table: TABLES.imports,
   });
@@ -71,12 +74,8 @@ export function createStore(database: () => Promise<Database>): Store {
 
 /** Each resource's items in this process's memory, lost when it stops: for mocks and tests. */
 export function createMemoryStore(): Store {
-  const documents = new MemoryCollection<DocumentsTypes.Document>({
-    ...COLLECTIONS.documents,
-  });
-  const imports = new MemoryCollection<Record<string, unknown>>({
-    ...COLLECTIONS.imports,
-  });
+  const documents = new MemoryCollection<DocumentsTypes.Document>({ ...COLLECTIONS.documents });
+  const imports = new MemoryCollection<UntypedItem>({ ...COLLECTIONS.imports });
   return {
     documents,
     imports,

@@ -41,9 +41,7 @@ export function createStore(database: () => Promise<Database>): Store {
 
 /** Each resource's items in this process's memory, lost when it stops: for mocks and tests. */
 export function createMemoryStore(): Store {
-  const notes = new MemoryCollection<NotesTypes.Note>({
-    ...COLLECTIONS.notes,
-  });
+  const notes = new MemoryCollection<NotesTypes.Note>({ ...COLLECTIONS.notes });
   return {
     notes,
   };

@@ -6,6 +6,6 @@
 import type { NotesHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const notes: NotesHandlers = {
+export const notes = {
   getNote: async (request) => store.notes.get(request),
-};
+} satisfies NotesHandlers;

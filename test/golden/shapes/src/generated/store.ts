@@ -96,18 +96,10 @@ export function createStore(database: () => Promise<Database>): Store {
 
 /** Each resource's items in this process's memory, lost when it stops: for mocks and tests. */
 export function createMemoryStore(): Store {
-  const tasks = new MemoryCollection<TasksTypes.Task>({
-    ...COLLECTIONS.tasks,
-  });
-  const notes = new MemoryCollection<NotesTypes.Note>({
-    ...COLLECTIONS.notes,
-  });
-  const fields = new MemoryCollection<FieldsTypes.Field>({
-    ...COLLECTIONS.fields,
-  });
-  const settings = new MemorySingleton<SettingsTypes.Settings>({
-    ...SINGLETONS.settings,
-  });
+  const tasks = new MemoryCollection<TasksTypes.Task>({ ...COLLECTIONS.tasks });
+  const notes = new MemoryCollection<NotesTypes.Note>({ ...COLLECTIONS.notes });
+  const fields = new MemoryCollection<FieldsTypes.Field>({ ...COLLECTIONS.fields });
+  const settings = new MemorySingleton<SettingsTypes.Settings>({ ...SINGLETONS.settings });
   const summary = new MemorySingleton<SummaryTypes.Summary>({
     ...SINGLETONS.summary,
     parent: tasks,

@@ -6,6 +6,6 @@
 import type { ImportsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const imports: ImportsHandlers = {
+export const imports = {
   createImport: async (request) => store.imports.create(request),
-};
+} satisfies ImportsHandlers;

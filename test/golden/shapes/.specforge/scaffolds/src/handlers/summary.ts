@@ -6,6 +6,6 @@
 import type { SummaryHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const summary: SummaryHandlers = {
+export const summary = {
   getTaskSummary: async (request) => store.summary.get(request),
-};
+} satisfies SummaryHandlers;
