@@ -64,7 +64,7 @@ export function startPool(script: string, threads: number): Pool {
     idle.push(worker);
     return worker;
   };
-  // Started with the first job: most runs print every file in prettier's form and need none.
+  // Started with the first job: most files come in prettier's form, and a run may send none.
   let workers: Worker[] = [];
 
   return {

@@ -6,7 +6,9 @@
  * it on the line), which only the rendered text knows.
  */
 import { randomUUID } from 'node:crypto';
-import { Call, Code, jsValue, printJs, propertyValue, SelfPrinting, SPREAD, type JsValue } from './js-print.js';
+import { Call, Code, jsValue, plain, printJs, propertyValue, type JsValue } from './js-print.js';
+
+export { plain };
 import { OutOfForm, PRINT_WIDTH } from './prettier-form.js';
 
 /** A line the template wrote: names from a spec beyond ASCII (`'café'` as a key, which prettier writes bare) are left to prettier. */
@@ -44,9 +46,11 @@ export class JsMarks {
    * prettier leaves them, as far as a line shows it: within the margin, in
    * ASCII, no double-quoted string and no space at the end. A name
    * from a spec can make a template's line too long; prettier would break it.
-   * Comments are prettier's to keep as they are.
+   * Comments are prettier's to keep as they are. An empty block or list the
+   * template opened and closed on two lines (a spec of no operations) prettier writes `{}`.
    */
   private templateLinesInForm(text: string): boolean {
+    if (/[{[]\n *[}\]]/.test(text)) return false;
     for (const line of text.split('\n')) {
       if (line.includes(this.mark) || /^\s*(\/\/|\/\*|\*)/.test(line)) continue;
       if (line.length > PRINT_WIDTH || /"|\s$/.test(line) || !ASCII_LINE.test(line)) return false;
@@ -115,21 +119,4 @@ function placed(value: JsValue, before: string, rest: string): string {
   const code = value instanceof Code || value instanceof Call;
   if (code && !printed.includes('\n') && before.length + printed.length + rest.length > PRINT_WIDTH) throw new OutOfForm('code past the margin');
   return printed;
-}
-
-/** A value as code prettier parses, on one line: prettier lays it out. */
-export function plain(value: JsValue): string {
-  if (value instanceof SelfPrinting) return value.plain();
-  if (value instanceof Code) return value.text;
-  if (value instanceof Call) return `${value.callee.text}(${value.args.map(plain).join(', ')})`;
-  if (Array.isArray(value)) return `[${value.map(plain).join(', ')}]`;
-  if (value !== null && typeof value === 'object') {
-    const spread = (value as { [SPREAD]?: Code })[SPREAD];
-    const entries = [
-      ...(spread ? [`...${spread.text}`] : []),
-      ...Object.entries(value).map(([key, item]) => `${key === '__proto__' ? "['__proto__']" : JSON.stringify(key)}: ${plain(item)}`),
-    ];
-    return `{ ${entries.join(', ')} }`;
-  }
-  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }

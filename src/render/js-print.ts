@@ -38,7 +38,7 @@ export class Call {
   ) {}
 }
 
-/** Something that prints itself in prettier's form where it stands (a statement: see type-alias-print.ts). */
+/** Something that prints itself in prettier's form where it stands (a statement or a signature: see type-alias-print.ts, type-print.ts). */
 export abstract class SelfPrinting {
   abstract print(at: Place): string;
   /** Its text on one line, for prettier to lay out. */
@@ -96,7 +96,7 @@ export class AssignedCall extends SelfPrinting {
   }
 
   plain(): string {
-    return flatOf(this.call);
+    return plain(this.call);
   }
 }
 
@@ -144,8 +144,11 @@ export function propertyValue(keyText: string, value: JsValue, indent: number, r
     return printed;
   }
   const text = scalar(value as Scalar);
-  if (column + text.length + rest <= PRINT_WIDTH || !breaksAfterColon(keyText, value as Scalar)) return text;
-  return `\n${' '.repeat(indent + 2)}${text}`;
+  const fits = column + text.length + rest <= PRINT_WIDTH;
+  const moves = !fits && breaksAfterColon(keyText, value as Scalar);
+  // A member chain of three names or more (`TABLES.books.name`) still past the margin is one prettier breaks before a `.`.
+  if (!fits && value instanceof Code && value.text.split('.').length > 2 && (!moves || indent + 2 + text.length + rest > PRINT_WIDTH)) outOfForm('code prettier may break');
+  return moves ? `\n${' '.repeat(indent + 2)}${text}` : text;
 }
 
 type Scalar = null | boolean | number | string | Code | SelfPrinting;
@@ -328,4 +331,21 @@ function huggable(args: readonly JsValue[]): boolean {
 function firstLineLength(text: string): number {
   const newline = text.indexOf('\n');
   return newline === -1 ? text.length : newline;
+}
+
+/** A value as code prettier parses, on one line: prettier lays it out. */
+export function plain(value: JsValue): string {
+  if (value instanceof SelfPrinting) return value.plain();
+  if (value instanceof Code) return value.text;
+  if (value instanceof Call) return `${value.callee.text}(${value.args.map(plain).join(', ')})`;
+  if (Array.isArray(value)) return `[${value.map(plain).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const spread = (value as { [SPREAD]?: Code })[SPREAD];
+    const entries = [
+      ...(spread ? [`...${spread.text}`] : []),
+      ...Object.entries(value).map(([key, item]) => `${key === '__proto__' ? "['__proto__']" : JSON.stringify(key)}: ${plain(item)}`),
+    ];
+    return `{ ${entries.join(', ')} }`;
+  }
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }

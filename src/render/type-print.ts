@@ -39,12 +39,14 @@ export class MethodSignature extends SelfPrinting {
   }
 
   print(at: Place): string {
+    narrow(this.name + this.parameter.name);
     const type = parseType(this.parameter.type);
-    // A lone parameter of an object type is hugged: `name(request: {`.
+    const returned = parseType(this.returned);
+    // A lone parameter of an object type is hugged (`name(request: {`); a union right after `:` is laid out otherwise.
     if (type.kind === 'object') return outOfForm('a parameter prettier hugs');
+    if (type.kind === 'union' || returned.kind === 'union') return outOfForm('a union annotation of a method');
     const parameter = [`${this.parameter.name}: `, typeDoc(type)];
-    const returned = group([': ', typeDoc(parseType(this.returned))]);
-    return printed(group([this.name, '(', indent([softline, parameter]), ifBreak(','), softline, ')', returned, ';']), at);
+    return printed(group([this.name, '(', indent([softline, parameter]), ifBreak(','), softline, ')', group([': ', typeDoc(returned)]), ';']), at);
   }
 }
 
@@ -62,6 +64,7 @@ export class PropertySignature extends SelfPrinting {
   }
 
   print(at: Place): string {
+    narrow(this.name);
     return printed([`${this.name}: `, memberTypeDoc(parseType(this.type)), ';'], at);
   }
 }
@@ -84,7 +87,8 @@ function typeDoc(node: TypeNode): Doc {
       if (node.members.length === 0) return '{}';
       return group(['{', indent([line, join([';', line], node.members.map(({ key, type }) => [`${key}: `, memberTypeDoc(type)]))]), ifBreak(';'), line, '}']);
     case 'union': {
-      if (node.types.some((type) => type.kind === 'object')) return outOfForm('a union prettier may hug');
+      // An object prettier may hug; an intersection it puts in parentheses.
+      if (node.types.some((type) => type.kind === 'object' || type.kind === 'intersection')) return outOfForm('a union prettier lays out otherwise');
       // Each alternative is aligned past its `| ` (prettier's align(2), the same as an indent here).
       return group([ifBreak('| '), join([line, '| '], node.types.map((type) => indent(typeDoc(type))))]);
     }
@@ -106,6 +110,7 @@ function memberTypeDoc(type: TypeNode): Doc {
 function typeArgumentsDoc(args: TypeNode[]): Doc {
   const [only] = args;
   const docs = args.map((arg) => typeDoc(arg));
+  if (args.length === 1 && only!.kind === 'atom' && /^['"\d]/.test(only!.text)) return outOfForm('a lone literal type argument');
   if (args.length === 1 && ((only!.kind === 'atom' && only!.plainName) || only!.kind === 'object')) return ['<', docs[0]!, '>'];
   return group(['<', indent([softline, join([',', line], docs)]), softline, '>']);
 }
@@ -127,7 +132,8 @@ function intersectionDoc(types: TypeNode[]): Doc {
   );
 }
 
-const TOKEN = /\s*(?:([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(\d+)|([<>,|&{};:?[\]]))/y;
+// Strings as the views write them, double-quoted (JSON.stringify): their content is what `quoted` takes.
+const TOKEN = /\s*(?:([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)|("(?:[^"\\\n]|\\.)*")|(\d+)|([<>,|&{};:?[\]]))/y;
 
 /** The type's text read as the nodes above; anything else (parentheses, functions, text beyond ASCII) is out of form. */
 export function parseType(text: string): TypeNode {

@@ -92,6 +92,13 @@ describe('js-print: values as prettier prints them', () => {
     expect(printed).toBeGreaterThan(200);
   });
 
+  test('an empty block written on two lines, or a member chain past the margin, is left to prettier', () => {
+    const empty = new JsMarks();
+    expect(empty.place(`export interface Client {\n}\nexport const a = ${empty.add(1)};\n`).inForm).toBe(false);
+    const chain = new JsMarks();
+    expect(chain.place(`const a = {\n  table: ${chain.add({ k: new Code(`TABLES.${'v'.repeat(90)}.name`) })},\n};\n`).inForm).toBe(false);
+  });
+
   test('a comment after a value, or a key followed by more than its comma, is left to prettier', () => {
     const marks = new JsMarks();
     expect(marks.place(`const a = {\n  fields: ${marks.add(['x'])}, // the fields\n};\n`).inForm).toBe(false);

@@ -78,6 +78,14 @@ describe('types in prettier’s form', () => {
     expect(inInterface(new PropertySignature('x', 'Operation<{ "quoted-key": A }, B>')).inForm).toBe(false);
     expect(inInterface(new PropertySignature('x', `Operation<${'Δ'.repeat(5)}, B>`)).inForm).toBe(false);
     expect(inInterface(new MethodSignature('m', { name: 'request', type: '{ a: string }' }, 'void')).inForm).toBe(false);
+    // Names prettier measures with Unicode tables, a union right after a method's `:`, an intersection in a union,
+    // a lone literal argument, a single-quoted string.
+    expect(inInterface(new MethodSignature('清除缓存', { name: 'request', type: 'A' }, 'B')).inForm).toBe(false);
+    expect(inInterface(new PropertySignature('清除缓存', 'A')).inForm).toBe(false);
+    expect(inInterface(new MethodSignature('m', { name: 'request', type: 'A' }, 'B | C')).inForm).toBe(false);
+    expect(inInterface(new PropertySignature('x', 'Op<A & B | C>')).inForm).toBe(false);
+    expect(inInterface(new PropertySignature('x', `Op<"${'l'.repeat(100)}">`)).inForm).toBe(false);
+    expect(inInterface(new PropertySignature('x', "Op<'it\\'s'>")).inForm).toBe(false);
     // A union with an object type, which prettier may hug.
     expect(inInterface(new PropertySignature('x', `Operation<{ body?: { a: ${'A'.repeat(100)} } | null }, B>`)).inForm).toBe(false);
   });

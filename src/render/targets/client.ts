@@ -14,13 +14,13 @@ import { PropertySignature } from '../type-print.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { byText } from '../../order.js';
 import { essenceOf, MULTIPART } from '../../openapi/media.js';
-import { answerOf, operationDoc, operationTypeNames, sparseFieldsetOf, typeModules, typesModulePath } from './resource-types.js';
+import { answerOf, operationDoc, operationTypeNames, sparseFieldsetOf, typeModules, typesModulePath, typesModuleSpecifier } from './resource-types.js';
 
 interface ClientOperation {
   name: string;
   /** Its doc comment: method, path and summary. */
   doc: string;
-  /** The method and path. */
+  /** The method and path, as string literals. */
   httpMethod: string;
   path: string;
   kind: 'ListOperation' | 'Operation' | 'SparseListOperation' | 'SparseOperation' | 'FileOperation' | 'EventOperation';
@@ -41,7 +41,7 @@ interface ClientOperation {
 export const clientTarget: Target = {
   name: 'client',
   async render({ document, model, renderer, runtime }) {
-    const modules = typeModules(model).map((module) => ({ ...module, specifier: typesModulePath(module.fileName, '../generated/') }));
+    const modules = typeModules(model).map((module) => ({ ...module, specifier: typesModuleSpecifier(module.fileName, '../generated/'), path: typesModulePath(module.fileName, '../generated/') }));
     const namespaceOf = new Map(modules.flatMap((module) => module.operations.map((operation) => [operation.operationId, module.namespace] as const)));
     const operations = model.operations.map((operation) => clientOperation(document, operation, namespaceOf.get(operation.operationId)!));
     // The runtime's operation types the client uses: no import left unused.
@@ -49,9 +49,15 @@ export const clientTarget: Target = {
     const sendsBytes = operations.some((operation) => operation.body?.encoding === 'bytes');
     const view = {
       title: commentText(model.title),
+      operationKinds,
+      sendsBytes,
       runtimeImports: new NamedImports('import', ['Transport', 'type CallOptions', 'type ClientOptions', ...(sendsBytes ? ['type Bytes'] : []), ...operationKinds.map((kind) => `type ${kind}`)], './runtime.js'),
       modules,
-      operations: operations.map((operation) => ({ ...operation, signature: new PropertySignature(operation.name, `${operation.kind}<${operation.typeArguments}>`), binding: transportCall(operation) })),
+      operations: operations.map((operation, index) => ({
+        ...operation,
+        signature: new PropertySignature(operation.name, `${operation.kind}<${operation.typeArguments}>`),
+        binding: transportCall(model.operations[index]!, operation),
+      })),
       apiKeyHeader: model.securitySchemes.find((scheme) => scheme.kind === 'apiKey' && scheme.header)?.header ?? 'X-API-Key',
       // Where the version travels only in the Accept header, the client asks for the spec's.
       ...(model.config.versioning.mechanism === 'header' ? { version: model.config.versioning.version } : {}),
@@ -77,7 +83,7 @@ function clientOperation(document: OpenApiDocument, operation: OperationModel, n
     body ? `{ body${operation.requestBody?.required ? '' : '?'}: ${body} }` : 'NoBody',
     'CallOptions',
   ].join(' & ');
-  const common = { name: operation.name, doc: operationDoc(operation), httpMethod: operation.httpMethod, path: operation.path, ...bodyEncoding(operation), ...stylesOf(operation) };
+  const common = { name: operation.name, doc: operationDoc(operation), httpMethod: stringLiteral(operation.httpMethod), path: stringLiteral(operation.path), ...bodyEncoding(operation), ...stylesOf(operation) };
   const { file, events } = operation.success;
   if (file) return { ...common, kind: 'FileOperation', factory: 'file', typeArguments: params, accept: file.mediaTypes.join(', ') };
   if (events) return { ...common, kind: 'EventOperation', factory: 'events', typeArguments: `${params}, ${named(types.event!)}`, events: { json: !events.text } };
@@ -112,9 +118,8 @@ function bodyEncoding(operation: OperationModel): Pick<ClientOperation, 'body'> 
 }
 
 /** `transport.factory({ method, path, … }, events?)`: the operation's binding in createClient. */
-function transportCall(operation: ClientOperation): Call {
-  const { factory, httpMethod, path, paging, styles, body, accept, events } = operation;
-  const route: Record<string, JsValue> = { method: httpMethod, path, ...(paging ? { paging } : {}), ...(styles ? { styles } : {}), ...(body ? { body } : {}), ...(accept ? { accept } : {}) };
+function transportCall(operation: OperationModel, { factory, paging, styles, body, accept, events }: ClientOperation): Call {
+  const route: Record<string, JsValue> = { method: operation.httpMethod, path: operation.path, ...(paging ? { paging } : {}), ...(styles ? { styles } : {}), ...(body ? { body } : {}), ...(accept ? { accept } : {}) };
   return new Call(new Code(`transport.${factory}`), [route, ...(events ? [events] : [])]);
 }
 

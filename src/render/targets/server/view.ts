@@ -7,7 +7,7 @@ import { deref, isObject, type OpenApiDocument, type OperationObject, type Schem
 import { itemSchemaOf, jsonSchemaOf, propertiesOf, scalarTypeOf, successResponse } from '../../../openapi/classify.js';
 import type { ParameterStyles, StyledParameter } from '../../../runtime/server/generated/conventions/styles.js';
 import { singular } from '../../../openapi/names.js';
-import { commentText, identifierName, identifierRegistry } from '../../../model/names.js';
+import { commentText, identifierName, identifierRegistry, stringLiteral } from '../../../model/names.js';
 import { ROOT_NAMES } from '../../../model/naming.js';
 import { mergeSamples, requiredPropertiesOf, requiredResponseValuesOf, responseSampleOf } from '../conformance/sample.js';
 import type { FilePlan } from '../../../runtime/server/store/uploads.js';
@@ -58,6 +58,7 @@ export interface RouteView {
   includes: { name: string; operationId: string; itemParam?: string }[];
   updatedField?: string;
   cacheControl: string;
+  /** Its request and return types (in `signature`; kept for templates of one's own). */
   requestType: string;
   returnType: string;
   /** Its method in handlers.ts: `name(request: requestType): Awaitable<returnType>;`. */
@@ -78,8 +79,9 @@ export interface GroupView {
   identifier: string;
   /** File name under `src/handlers/` (and `src/generated/resources/`). */
   file: string;
-  /** The handler file's import specifier from `src/generated/`. */
+  /** The handler file's import specifier from `src/generated/`: a string literal, and its path. */
   handlerModule: string;
+  handlerPath: string;
   label: string;
   interfaceName: string;
   /** Its member of the `Handlers` interface (handlers.ts), its value in app.ts's `handlers`, and its handler file's import of its interface. */
@@ -102,6 +104,8 @@ export interface GroupView {
 export interface CollectionView {
   variable: string;
   itemType: string;
+  /** Whether its schemas name no item type (store.ts's UntypedItem, one name, stands for `itemType` there). */
+  untyped: boolean;
   /** Its member of `Store`, and how createStore and createMemoryStore make it (store.ts). */
   storeMember: PropertySignature;
   sqlConstruction: AssignedCall;
@@ -136,6 +140,8 @@ export interface CollectionView {
 export interface SingletonView {
   variable: string;
   itemType: string;
+  /** Whether its schemas name no item type (store.ts's UntypedItem, one name, stands for `itemType` there). */
+  untyped: boolean;
   /** Its member of `Store`, and how createStore and createMemoryStore make it (store.ts). */
   storeMember: PropertySignature;
   sqlConstruction: AssignedCall;
@@ -225,7 +231,7 @@ export function serverView(model: ApiModel, document: OpenApiDocument): ServerVi
   }
   const depths = depthsOf(collections);
   collections.sort((a, b) => depths.get(a.variable)! - depths.get(b.variable)!);
-  const untypedItems = [...collections, ...singletons].some((table) => table.itemType === UNTYPED_ITEM);
+  const untypedItems = [...collections, ...singletons].some((table) => table.untyped);
   return { groups: [...groups.values()], routes, collections, singletons, uploads, filesVariable, untypedItems };
 }
 
@@ -273,7 +279,8 @@ function newGroup(resource: ResourceModel | undefined): GroupView {
     key: names.identifier,
     identifier: names.identifier,
     file: names.fileName,
-    handlerModule: `../handlers/${names.fileName}.js`,
+    handlerModule: stringLiteral(`../handlers/${names.fileName}.js`),
+    handlerPath: `../handlers/${names.fileName}.js`,
     label: commentText(resource ? `${resource.name} (${resource.itemPath ?? resource.collectionPath})` : 'the API root'),
     interfaceName: `${names.pascalName}Handlers`,
     handlersMember: new PropertySignature(names.identifier, `${names.pascalName}Handlers`),
@@ -484,11 +491,12 @@ function singletonView(input: CollectionInput): SingletonView {
   const scope = resource.parents.flatMap((p) => p.idParams);
   const serverFields = serverShapedFieldsOf(model, resource, document);
   const defaults = serverMadeValuesOf(model, resource, document, { pathFields: scope, writtenBy: 'replace', serverFields });
-  const itemType = item ? `${typesNamespace(resource)}.${item}` : UNTYPED_ITEM;
+  const itemType = item ? `${typesNamespace(resource)}.${item}` : undefined;
   return {
     variable: resource.identifier,
-    itemType,
-    ...constructions('Singleton', resource.identifier, itemType, parent?.identifier),
+    itemType: itemType ?? 'Record<string, unknown>',
+    untyped: itemType === undefined,
+    ...constructions('Singleton', resource.identifier, itemType ?? UNTYPED_ITEM, parent?.identifier),
     scope,
     ...(parent ? { parent: parent.identifier } : {}),
     initial: asJson(initialValueOf(model, resource, document) ?? null),
@@ -550,11 +558,12 @@ function collectionView(input: CollectionInput): CollectionView {
   const pathFields = pathFieldsOf(model, resource, document, parentParams);
   const serverFields = resource.shape === 'flat' ? serverShapedFieldsOf(model, resource, document) : [];
   const defaults = resource.shape === 'flat' ? serverMadeValuesOf(model, resource, document, { pathFields, writtenBy: 'create', serverFields }) : undefined;
-  const itemType = item ? `${typesNamespace(resource)}.${item}` : UNTYPED_ITEM;
+  const itemType = item ? `${typesNamespace(resource)}.${item}` : undefined;
   return {
     variable: resource.identifier,
-    itemType,
-    ...constructions('Collection', resource.identifier, itemType, parent?.identifier),
+    itemType: itemType ?? 'Record<string, unknown>',
+    untyped: itemType === undefined,
+    ...constructions('Collection', resource.identifier, itemType ?? UNTYPED_ITEM, parent?.identifier),
     type: resource.type,
     shape: resource.shape,
     idParam: resource.idParams[0] ?? 'id',
