@@ -8,7 +8,7 @@ import { store } from '../store/index.js';
 import { UPLOADS } from '../generated/store.js';
 import { createWithFiles, fileOf, replaceFile } from '../store/uploads.js';
 
-export const documents = {
+export const documents: DocumentsHandlers = {
   listDocuments: async (request) => store.documents.list(request),
   uploadDocument: async (request) =>
     createWithFiles(store.documents, store.files, UPLOADS.documents, request),
@@ -17,4 +17,4 @@ export const documents = {
     fileOf(store.documents, store.files, UPLOADS.documents, request),
   replaceDocumentContent: async (request) =>
     (await replaceFile(store.documents, store.files, UPLOADS.documents, request)) !== undefined,
-} satisfies DocumentsHandlers;
+};

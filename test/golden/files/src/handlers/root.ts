@@ -6,7 +6,7 @@
 import { ApiError } from '../generated/conventions/errors.js';
 import type { RootHandlers } from '../generated/handlers.js';
 
-export const root = {
+export const root: RootHandlers = {
   streamEvents: () => {
     throw new ApiError(
       { status: 501, code: 'NOT_IMPLEMENTED' },
@@ -19,4 +19,4 @@ export const root = {
       'GET /ticks is not implemented yet.',
     );
   },
-} satisfies RootHandlers;
+};

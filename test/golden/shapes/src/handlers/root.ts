@@ -6,11 +6,11 @@
 import { ApiError } from '../generated/conventions/errors.js';
 import type { RootHandlers } from '../generated/handlers.js';
 
-export const root = {
+export const root: RootHandlers = {
   renderMarkdown: () => {
     throw new ApiError(
       { status: 501, code: 'NOT_IMPLEMENTED' },
       'POST /markdown is not implemented yet.',
     );
   },
-} satisfies RootHandlers;
+};

@@ -6,9 +6,9 @@
 import type { PetsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const pets = {
+export const pets: PetsHandlers = {
   listPets: async (request) => store.pets.list(request),
   createPet: async (request) => store.pets.create(request),
   getPet: async (request) => store.pets.get(request),
   deletePet: async (request) => store.pets.remove(request),
-} satisfies PetsHandlers;
+};

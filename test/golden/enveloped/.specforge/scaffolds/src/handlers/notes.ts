@@ -6,7 +6,7 @@
 import type { NotesHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const notes = {
+export const notes: NotesHandlers = {
   listNotes: async (request) => store.notes.list(request),
   getNote: async (request) => store.notes.get(request),
-} satisfies NotesHandlers;
+};

@@ -6,6 +6,6 @@
 import type { ImportsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const imports = {
+export const imports: ImportsHandlers = {
   createImport: async (request) => store.imports.create(request),
-} satisfies ImportsHandlers;
+};

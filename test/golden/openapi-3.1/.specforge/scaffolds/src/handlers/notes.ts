@@ -6,6 +6,6 @@
 import type { NotesHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const notes = {
+export const notes: NotesHandlers = {
   getNote: async (request) => store.notes.get(request),
-} satisfies NotesHandlers;
+};

@@ -6,8 +6,8 @@
 import type { FieldsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const fields = {
+export const fields: FieldsHandlers = {
   listFields: async (request) => store.fields.list(request),
   createField: async (request) => store.fields.create(request),
   getField: async (request) => store.fields.get(request),
-} satisfies FieldsHandlers;
+};

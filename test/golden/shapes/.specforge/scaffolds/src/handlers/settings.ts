@@ -6,9 +6,9 @@
 import type { SettingsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const settings = {
+export const settings: SettingsHandlers = {
   getSettings: async (request) => store.settings.get(request),
   replaceSettings: async (request) => store.settings.replace(request),
   resetSettings: async (request) => store.settings.remove(request),
   updateSettings: async (request) => store.settings.update(request),
-} satisfies SettingsHandlers;
+};

@@ -6,6 +6,6 @@
 import type { SummaryHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const summary = {
+export const summary: SummaryHandlers = {
   getTaskSummary: async (request) => store.summary.get(request),
-} satisfies SummaryHandlers;
+};

@@ -7,7 +7,7 @@ import { ApiError } from '../generated/conventions/errors.js';
 import type { TasksHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
-export const tasks = {
+export const tasks: TasksHandlers = {
   listTasks: async (request) => store.tasks.list(request),
   createTask: async (request) => store.tasks.create(request),
   getTask: async (request) => store.tasks.get(request),
@@ -18,4 +18,4 @@ export const tasks = {
       'POST /tasks/{task_id}/close is not implemented yet.',
     );
   },
-} satisfies TasksHandlers;
+};
