@@ -165,7 +165,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
       );
       const model = await stage(progress, 'model', () => buildModel(document, config));
       const files = await stage(progress, 'render+format', () =>
-        render({
+        withDiagnosticsPlacedAsync(sources, () => render({
           document,
           model,
           templates: resources.templates,
@@ -175,7 +175,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           previousStorage: options.previousStorage,
           finish: formatter.format,
           ...(progress.files ? { onFiles: progress.files } : {}),
-        }),
+        })),
       );
       return { files, sources, resources, warnings, operations: operationRecords(model), loadWarnings };
     });
@@ -223,6 +223,16 @@ async function onceValid<T>({ validated, warnings }: Pick<LoadedSpec, 'validated
 function withDiagnosticsPlaced<T>(sources: SourceSet, run: () => T): T {
   try {
     return run();
+  } catch (error) {
+    if (error instanceof SpecforgeError) throw new SpecforgeError(placeAll(sources, error.diagnostics));
+    throw error;
+  }
+}
+
+/** withDiagnosticsPlaced for a stage that runs asynchronously (render: a schema ajv refuses, for one). */
+async function withDiagnosticsPlacedAsync<T>(sources: SourceSet, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
   } catch (error) {
     if (error instanceof SpecforgeError) throw new SpecforgeError(placeAll(sources, error.diagnostics));
     throw error;

@@ -70,7 +70,7 @@ function schemaErrors(bundled: Json): AjvError[] {
 const require = createRequire(import.meta.url);
 const fromParser = createRequire(require.resolve('@apidevtools/swagger-parser'));
 
-/** The file the build writes beside this module for a version (scripts/precompile-schemas.mjs). */
+/** The file the build writes beside this module for a version (scripts/precompile.mjs). */
 export const precompiledFile = (version: OpenApiVersion): string => `openapi-schema-${version}.cjs`;
 
 /**

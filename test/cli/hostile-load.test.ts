@@ -47,6 +47,14 @@ function inSandbox(name: string, fixture: string, body: (box: Sandbox) => Promis
   });
 }
 
+describe('schemas ajv cannot compile', () => {
+  inSandbox('schema-uncompilable.yaml: SPEC_INVALID at the operation, naming the parameter, no stack trace', 'schema-uncompilable.yaml', async (box) => {
+    const run = await expectGenerateRefused(box, 'schema-uncompilable.yaml', 'SPEC_INVALID');
+    expect(run.result.stderr).toMatch(/spec\/schema-uncompilable\.yaml:\d+:\d+ {2}#\/paths\/~1notes\/get/);
+    expect(run.result.stderr).toContain('query parameter kind: type must be equal to one of the allowed values');
+  });
+});
+
 describe('$ref outside the ref root', () => {
   inSandbox('ref-parent.yaml: `../neighbour/secret.txt` is SPEC_REF_OUTSIDE_ROOT at the $ref', 'ref-parent.yaml', async (box) => {
     const run = await expectGenerateRefused(box, 'ref-parent.yaml', 'SPEC_REF_OUTSIDE_ROOT');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import type { OpenApiDocument, SchemaObject } from '../../src/openapi/document.js';
-import { compileValidators, validatorInputs, type ValidatorSources } from '../../src/render/targets/server/validators.js';
+import { compileValidators, validatorInputs, type ValidatorInputs, type ValidatorSources } from '../../src/render/targets/server/validators.js';
 import { problemsOf, type Validator } from '../../src/runtime/server/generated/conventions/validation.js';
 import { ROOT } from '../helpers.js';
 import { mergedModel } from '../model.js';
@@ -43,10 +43,16 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 let compilations = 0;
 
+function sourcesOf(inputs: ValidatorInputs): ValidatorSources {
+  const compiled = compileValidators(inputs);
+  if (!('sources' in compiled)) throw new Error(JSON.stringify(compiled.problems));
+  return compiled.sources;
+}
+
 /** The compiled modules, as JavaScript, imported. */
 async function compiled(spec: OpenApiDocument): Promise<Record<keyof ValidatorSources, Record<string, Validator>>> {
   const { document, model } = mergedModel(spec);
-  const sources = compileValidators(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
+  const sources = sourcesOf(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
   const run = compilations++;
   const load = async (name: keyof ValidatorSources) => {
     const file = join(scratch, `${name}-${run}.mjs`);
@@ -83,7 +89,7 @@ describe('request bodies and schema defaults', () => {
 
   test('operations with the same schema share one compiled validator (GitHub: 1,223 parameter sets, 603 distinct)', () => {
     const { document, model } = mergedModel(SPEC);
-    const sources = compileValidators(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
+    const sources = sourcesOf(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
     expect(sources.bodies).toContain('export const replaceNote: Validator = createNote;');
     expect(sources.bodies.match(/sourceURL="specforge:operation\/\w+"/g)).toEqual(['sourceURL="specforge:operation/createNote"']);
     expect(modules.bodies.replaceNote).toBe(modules.bodies.createNote);
@@ -181,5 +187,46 @@ describe('oneOf problems', () => {
       { field: 'body.name', code: 'REQUIRED', message: "must have required property 'name'" },
       { field: 'body.pet', code: 'INVALID_VALUE', message: 'must match exactly one of Dog, Cat' },
     ]);
+  });
+});
+
+// Before: a schema ajv refuses (a pattern that is no regular expression, a `type` no JSON Schema names: the 3.1
+// schema does not check a Schema Object) stopped generate with "internal error" and ajv's stack trace.
+describe('a schema ajv cannot compile', () => {
+  const withSchema = (schema: object, noteSchema: object = NOTE): OpenApiDocument => ({
+    ...SPEC,
+    openapi: '3.1.0',
+    paths: {
+      ...SPEC.paths,
+      '/notes': { get: { operationId: 'listNotes', parameters: [{ name: 'q', in: 'query', schema: schema as SchemaObject }], responses: ok('200') } },
+    },
+    components: { schemas: { Note: noteSchema as SchemaObject } },
+  });
+  const problemsOfSpec = (spec: OpenApiDocument) => {
+    const { document, model } = mergedModel(spec);
+    const compiled = compileValidators(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
+    return 'problems' in compiled ? compiled.problems : [];
+  };
+
+  test('a pattern that is no regular expression is told with its operation and place', () => {
+    const [problem, ...others] = problemsOfSpec(withSchema({ type: 'string', pattern: '[' }));
+    expect(others).toEqual([]);
+    expect(problem).toMatchObject({ code: 'SPEC_INVALID', severity: 'error', pointer: '#/paths/~1notes/get' });
+    expect(problem!.message).toMatch(/parameters schema of operation "listNotes" cannot be compiled: Invalid regular expression: \/\[\/u/);
+  });
+
+  test('a type JSON Schema does not name is told as the parameter it is', () => {
+    const [problem] = problemsOfSpec(withSchema({ type: 'strin' }));
+    expect(problem!.message).toContain('query parameter q: type must be equal to one of the allowed values');
+  });
+
+  test('a component schema that is no JSON Schema is told at each operation whose schema reaches it', () => {
+    const problems = problemsOfSpec(withSchema({ type: 'string' }, { ...NOTE, properties: { title: { type: 'string', minLength: 'one' } } }));
+    expect(problems.map((problem) => problem.pointer)).toEqual(['#/paths/~1notes~1{note_id}/put', '#/paths/~1notes~1{note_id}/patch']);
+    for (const problem of problems) expect(problem.message).toMatch(/request body schema of operation "\w+" cannot be compiled: minLength value must be \["number"\]/);
+  });
+
+  test('valid schemas compile: no problems', () => {
+    expect(problemsOfSpec(withSchema({ type: 'string', pattern: '^[a-z]+$' }))).toEqual([]);
   });
 });

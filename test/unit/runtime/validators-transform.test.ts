@@ -12,14 +12,17 @@ const transform = createRequire(import.meta.url)(join(RUNTIME_ROOT, 'conformance
   process(source: string): { code: string };
 };
 
-const sources = compileValidators({
+const compiled = compileValidators({
   dialect: '2020-12',
   registry: { $id: 'specforge:spec', components: { schemas: {} } },
   parameters: [['listBooksValidator', { type: 'object', properties: { query: { type: 'object', properties: { limit: { type: 'integer', maximum: 100 } } } } }]],
   patches: [],
   forms: [],
   bodies: [['createBookValidator', { type: 'object', required: ['title'], properties: { title: { type: 'string', format: 'date', minLength: 1 } } }]],
+  operations: {},
 });
+if (!('sources' in compiled)) throw new Error(JSON.stringify(compiled.problems));
+const { sources } = compiled;
 
 test.each(['parameters', 'bodies'] as const)('the %s module becomes JavaScript that exports every validator', (file) => {
   const source = sources[file];

@@ -13,6 +13,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv as AjvDraft7 } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
+import { diagnostic, SpecforgeError, toPointer, type Diagnostic } from '../../../diagnostics.js';
 import type { OperationModel, ParameterModel } from '../../../model/index.js';
 import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
@@ -39,7 +40,12 @@ export interface ValidatorInputs {
   patches: [string, object][];
   /** Form fields: coerced from text, without the file fields. */
   forms: [string, object][];
+  /** Export name → the operation it validates, for a diagnostic. */
+  operations: Record<string, { operationId: string; pointer: string }>;
 }
+
+/** What compiling gives: the modules, or the problems of schemas ajv refused (plain data: it may come from a worker). */
+export type CompiledValidators = { sources: ValidatorSources } | { problems: Diagnostic[] };
 
 /** The schemas to compile, from the merged spec; `names` are the export names, one per operation. */
 export function validatorInputs(document: OpenApiDocument, operations: readonly OperationModel[], names: readonly string[]): ValidatorInputs {
@@ -47,15 +53,17 @@ export function validatorInputs(document: OpenApiDocument, operations: readonly 
   const bodies: [string, object][] = [];
   const patches: [string, object][] = [];
   const forms: [string, object][] = [];
+  const origins: ValidatorInputs['operations'] = {};
   operations.forEach((operation, index) => {
     const name = names[index]!;
+    origins[name] = { operationId: operation.operationId, pointer: toPointer(['paths', operation.path, operation.method]) };
     parameters.push([name, parametersSchema(operation)]);
     // Every JSON body gets a validator where its route looks for one: a media type without a schema takes any JSON.
     if (operation.requestBody?.jsonContentType) (fillsDefaults(operation) ? bodies : patches).push([name, (bodySchema(document, operation) ?? {}) as object]);
     // The form's own schema: its files stand in the validated document as their names (conventions/operation.ts).
     if (operation.requestBody?.form) forms.push([name, (bodySchema(document, operation, operation.requestBody.form.schemaMediaType) ?? {}) as object]);
   });
-  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies, patches, forms };
+  return { dialect: document.openapi.startsWith('3.0') ? 'draft-07' : '2020-12', registry: registrySchema(document), parameters, bodies, patches, forms, operations: origins };
 }
 
 /** Whether the body's validator fills in the schema's defaults: every body but a PATCH's, which changes only what it names. */
@@ -66,17 +74,37 @@ export function fillsDefaults(operation: Pick<OperationModel, 'method'>): boolea
 /** Past this many operations, compiling (seconds on a large API) goes to a worker while the other targets render. */
 const ON_A_WORKER = 200;
 
-export function compileValidatorsBeside(inputs: ValidatorInputs): Promise<ValidatorSources> {
+/** The validators' modules; a schema ajv cannot compile (no valid JSON Schema, a pattern no regular expression) stops the run with its place. */
+export async function compileValidatorsBeside(inputs: ValidatorInputs): Promise<ValidatorSources> {
   const script = inputs.parameters.length > ON_A_WORKER ? compiledWorker(new URL('./validators-worker.js', import.meta.url)) : undefined;
-  return script ? runOnWorker<ValidatorSources>(script, inputs, 'validator compilation') : Promise.resolve(compileValidators(inputs));
+  const compiled = script ? await runOnWorker<CompiledValidators>(script, inputs, 'validator compilation') : compileValidators(inputs);
+  if ('problems' in compiled) throw new SpecforgeError(compiled.problems);
+  return compiled.sources;
 }
 
 /** ajv's standalone code for every validator. */
-export function compileValidators({ dialect, registry, parameters, bodies, patches, forms }: ValidatorInputs): ValidatorSources {
-  const compile = (schemas: [string, object][], { coerce, defaults }: { coerce: boolean; defaults: boolean }) => {
+export function compileValidators(inputs: ValidatorInputs): CompiledValidators {
+  const { dialect, registry, parameters, bodies, patches, forms, operations } = inputs;
+  const problems: Diagnostic[] = [];
+  const refused = (what: string, name: string | undefined, error: unknown) => {
+    const origin = name === undefined ? undefined : operations[name];
+    const detail = schemaErrorText(error);
+    problems.push(
+      origin
+        ? diagnostic('SPEC_INVALID', `the ${what} schema of operation "${origin.operationId}" cannot be compiled: ${detail}`, { pointer: origin.pointer })
+        : diagnostic('SPEC_INVALID', `a schema under components/schemas cannot be compiled: ${detail}`, { pointer: '#/components/schemas' }),
+    );
+  };
+  const compile = (schemas: [string, object][], what: string, { coerce, defaults }: { coerce: boolean; defaults: boolean }) => {
     // No ajv for a module without validators (most APIs take no PATCH body): it is empty, and not emitted where it is `patches`.
     if (schemas.length === 0) return moduleOf('');
-    const ajv = newAjv({ coerce, defaults, dialect }, registry);
+    let ajv: AjvDraft7 | Ajv2020;
+    try {
+      ajv = newAjv({ coerce, defaults, dialect }, registry);
+    } catch (error) {
+      refused(what, undefined, error);
+      return '';
+    }
     const exports: Record<string, string> = {};
     // Operations share their schemas (GitHub: 1,223 parameter sets, 603 distinct): each distinct one is
     // compiled once, under the first operation's name, and the others' names are that one's.
@@ -90,18 +118,38 @@ export function compileValidators({ dialect, registry, parameters, bodies, patch
         continue;
       }
       const id = `specforge:operation/${name}`;
-      ajv.addSchema({ $id: id, ...schema });
+      try {
+        ajv.addSchema({ $id: id, ...schema });
+        ajv.getSchema(id); // compiled now, to tell which operation's schema fails; standalone() reuses it
+      } catch (error) {
+        refused(what, name, error);
+        ajv.removeSchema(id);
+        continue;
+      }
       exports[name] = id;
       firstBySchema.set(text, name);
     }
-    return moduleOf([standalone.default(ajv, exports), ...aliases].join('\n'));
+    return problems.length > 0 ? '' : moduleOf([standalone.default(ajv, exports), ...aliases].join('\n'));
   };
-  return {
-    parameters: compile(parameters, { coerce: true, defaults: true }),
-    bodies: compile(bodies, { coerce: false, defaults: true }),
-    patches: compile(patches, { coerce: false, defaults: false }),
-    forms: compile(forms, { coerce: true, defaults: true }),
+  const sources = {
+    parameters: compile(parameters, 'parameters', { coerce: true, defaults: true }),
+    bodies: compile(bodies, 'request body', { coerce: false, defaults: true }),
+    patches: compile(patches, 'request body', { coerce: false, defaults: false }),
+    forms: compile(forms, 'form', { coerce: true, defaults: true }),
   };
+  // The registry is in every module: its problems are told once.
+  const told = new Set<string>();
+  const distinct = problems.filter((problem) => !told.has(problem.message) && told.add(problem.message));
+  return distinct.length > 0 ? { problems: distinct } : { sources };
+}
+
+/** ajv's reason, in the spec's terms: `data/properties/query/properties/q/type` is the query parameter q's `type`. */
+function schemaErrorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .replace(/^schema is invalid: /, '')
+    .replace(/data\/properties\/(path|query|headers)\/properties\/([^/\s,]+)\//g, (_, location: string, name: string) => `${location === 'headers' ? 'header' : location} parameter ${name}: `)
+    .replace(/\bdata\//g, '/');
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
- * The OpenAPI schema validators the build writes as standalone code
- * (scripts/precompile-schemas.mjs) judge every document as the validators
- * Ajv compiles at run time do, and the built files are the current ones.
+ * What the build compiles once (scripts/precompile.mjs): the OpenAPI schema
+ * validators, as standalone code, judge every document as the validators Ajv
+ * compiles at run time do; the built files, schemas and templates, are the
+ * current ones. (That precompiled templates render as compiled ones do, the
+ * golden tests show: they run the built CLI.)
  */
 import { describe, expect, test } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -9,6 +11,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { openApiSchemaAjv, precompiledFile, precompiledSource } from '../../src/load/validate.js';
+import { PRECOMPILED_TEMPLATES, precompiledTemplatesSource } from '../../src/render/handlebars.js';
+import { loadResources } from '../../src/resources.js';
 import { FIXTURES, ROOT } from '../helpers.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
@@ -74,5 +78,15 @@ describe.each(VERSIONS)('OpenAPI %s schema, precompiled', (version) => {
     const built = join(ROOT, 'dist/load', precompiledFile(version));
     if (!existsSync(built)) return; // before the first build: the loader compiles the schema instead
     expect(readFileSync(built, 'utf8')).toBe(precompiledSource(version));
+  });
+});
+
+describe('built-in templates, precompiled', () => {
+  test('the built file, where there is one, holds every built-in template compiled from its current source', () => {
+    const built = join(ROOT, 'dist/render', PRECOMPILED_TEMPLATES);
+    if (!existsSync(built)) return;
+    const { templates } = loadResources();
+    expect(readFileSync(built, 'utf8')).toBe(precompiledTemplatesSource(templates));
+    expect(Object.keys(evaluate(readFileSync(built, 'utf8')) as object).sort()).toEqual([...templates.keys()].sort());
   });
 });
