@@ -44,12 +44,13 @@ import { driftedScaffolds, findDrift, originsToRecover, pathsToRead, planWrite, 
 import { unifiedDiff } from './unified-diff.js';
 
 /**
- * In rendering order, which matters for large specs: the many small files go
- * to the format workers first, to keep them busy while the types render; the
- * merged spec (not formatted) is serialized while the types are formatted.
+ * In rendering order, which matters for large specs (the files come out
+ * sorted whatever it is): the targets that hand work to worker threads come
+ * first, so the workers work while the others render here. The types are
+ * printed on one; the server's request validators compile on another
+ * (seconds on GitHub's spec). The merged spec is serialized last.
  */
-// Types first: they are printed on a worker thread, which then works while the others render here.
-export const TARGETS: readonly Target[] = [typesTarget, resourceTypesTarget, projectTarget, clientTarget, serverTarget, conformanceTarget, specTarget];
+export const TARGETS: readonly Target[] = [typesTarget, serverTarget, resourceTypesTarget, projectTarget, clientTarget, conformanceTarget, specTarget];
 
 /** Told when each stage starts and ends, for progress output; `files` within render and format. */
 export interface Progress {
