@@ -166,7 +166,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
       );
       const model = await stage(progress, 'model', () => buildModel(document, config));
       const files = await stage(progress, 'render+format', () =>
-        withDiagnosticsPlacedAsync(sources, () => render({
+        withSpecPointersPlaced(sources, () => render({
           document,
           model,
           templates: resources.templates,
@@ -230,13 +230,16 @@ function withDiagnosticsPlaced<T>(sources: SourceSet, run: () => T): T {
   }
 }
 
-/** withDiagnosticsPlaced for a stage that runs asynchronously (render: a schema ajv refuses, for one). */
-async function withDiagnosticsPlacedAsync<T>(sources: SourceSet, run: () => Promise<T>): Promise<T> {
+/**
+ * Render's diagnostics that point into the spec (a schema ajv refuses) placed
+ * in its files; the others (a template's) keep the file they name.
+ */
+async function withSpecPointersPlaced<T>(sources: SourceSet, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof SpecforgeError) throw new SpecforgeError(placeAll(sources, error.diagnostics));
-    throw error;
+    if (!(error instanceof SpecforgeError)) throw error;
+    throw new SpecforgeError(error.diagnostics.map((problem) => (problem.pointer !== undefined && problem.file === undefined ? placeAll(sources, [problem])[0]! : problem)));
   }
 }
 

@@ -92,8 +92,10 @@ function park(script: string, worker: Worker): void {
   ready.set(script, [...(ready.get(script) ?? []), worker]);
 }
 
+/** A parked worker that failed: out of the pool at once (its threadId turns -1 only once it has exited). */
 function retire(this: Worker): void {
-  void this.terminate(); // its threadId turns -1: waiting() passes it by
+  for (const [script, workers] of ready) ready.set(script, workers.filter((worker) => worker !== this));
+  void this.terminate();
 }
 
 /**

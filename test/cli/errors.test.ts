@@ -487,6 +487,18 @@ describe('--templates', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  // A render diagnostic without a file is the template's, not the spec's: only those that point into the spec are placed there.
+  test('types.ts.hbs printing {{types}} twice: TEMPLATE_ERROR saying so, not placed in the spec', async () => {
+    const { dir } = templates('types/types.ts.hbs', '{{types}}\n{{types}}\n');
+    const out = join(scratch.dir, 'out');
+    const result = await runCli(['generate', MINIMAL, '--out', out, '--templates', dir]);
+    expect(result.code).toBe(1);
+    expect(headers(result.stderr)).toEqual([{ code: 'TEMPLATE_ERROR', file: undefined, line: undefined, pointer: undefined }]);
+    expect(result.stderr).toContain('must print {{types}} exactly once; it prints it 2 times');
+    expectNoStackTrace(result);
+    expect(existsSync(out)).toBe(false);
+  });
+
   test('a value the template uses but the view lacks: TEMPLATE_ERROR at the template file and line', async () => {
     const { dir, file } = templates('types/types.ts.hbs', '// types\n{{nosuchvalue}}\n');
     const out = join(scratch.dir, 'out');

@@ -87,6 +87,7 @@ export function compileValidators(inputs: ValidatorInputs): CompiledValidators {
   const { dialect, registry, parameters, bodies, patches, forms, operations } = inputs;
   const problems: Diagnostic[] = [];
   const refused = (what: string, name: string | undefined, error: unknown) => {
+    if (!refusesSchema(error)) throw error; // anything else is a bug of ours, not a problem of the spec
     const origin = name === undefined ? undefined : operations[name];
     const detail = schemaErrorText(error);
     problems.push(
@@ -139,8 +140,37 @@ export function compileValidators(inputs: ValidatorInputs): CompiledValidators {
   };
   // The registry is in every module: its problems are told once.
   const told = new Set<string>();
-  const distinct = problems.filter((problem) => !told.has(problem.message) && told.add(problem.message));
+  const key = (problem: Diagnostic) => `${problem.pointer}\n${problem.message}`;
+  const distinct = problems.filter((problem) => !told.has(key(problem)) && told.add(key(problem)));
   return distinct.length > 0 ? { problems: distinct } : { sources };
+}
+
+/**
+ * What ajv throws for a schema it cannot compile (its messages, ajv 8): one
+ * its meta-schema refuses, a pattern no regular expression, a `$ref` it cannot
+ * resolve, a keyword of the wrong type (`minLength: "one"`), an `enum` or a
+ * discriminator it cannot take, an `$id` or anchor twice. Anything else it
+ * throws is a bug of ours and stays one.
+ */
+const SCHEMA_REFUSALS = [
+  /^schema is invalid: /,
+  /^can't resolve reference /,
+  /^reference ".*" resolves to more than one schema/,
+  /^schema with key or id ".*" already exists/,
+  /^(schema .* must be string|\$schema must be a string|schema must be object)/,
+  /^invalid anchor /,
+  / only supports hash fragment reference/,
+  / value must be \[/,
+  /^type must be JSONType/,
+  /^enum (must have non-empty array|items must be unique)/,
+  /^type: null contradicts nullable: false|^"nullable" cannot be used without "type"/,
+  /^discriminator: /,
+  /^parent schema must have dependencies of /,
+];
+
+function refusesSchema(error: unknown): boolean {
+  if (error instanceof SyntaxError) return /regular expression/i.test(error.message);
+  return error instanceof Error && SCHEMA_REFUSALS.some((refusal) => refusal.test(error.message));
 }
 
 /** ajv's reason, in the spec's terms: `data/properties/query/properties/q/type` is the query parameter q's `type`. */
