@@ -29,7 +29,8 @@ import { resourceTypesTarget } from './render/targets/resource-types.js';
 import { serverTarget } from './render/targets/server/index.js';
 import { handlerFileOf } from './render/targets/server/view.js';
 import { specTarget } from './render/targets/spec.js';
-import { startTypesWorker, typesTarget } from './render/targets/types.js';
+import { startDocumentWorker } from './render/targets/document-work.js';
+import { typesTarget } from './render/targets/types.js';
 import { loadFragments, loadResources, VERSION, type Resources } from './resources.js';
 import { applyPlan, readDiskState, readManifest, readStorageModel, readTexts, recordOrigin, specFileHash } from './write/disk.js';
 import { migrationBetween } from './render/targets/server/migrations.js';
@@ -154,7 +155,7 @@ export async function mergeSpec(options: PipelineOptions): Promise<MergedSpec & 
 export async function buildOutputs(options: PipelineOptions, resources = loadResources(options.templates)): Promise<Outputs> {
   const progress = options.progress ?? SILENT;
   const formatter = createFormatter({ threads: formatThreads(options.spec), memo: options.formatMemo });
-  const endTypesWorker = startTypesWorker();
+  const endDocumentWorker = startDocumentWorker();
   let completed = false;
   try {
     const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
@@ -183,7 +184,7 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
     completed = true;
     return outputs;
   } finally {
-    endTypesWorker();
+    endDocumentWorker();
     await formatter.close({ completed });
   }
 }

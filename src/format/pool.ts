@@ -1,7 +1,10 @@
 /**
- * A pool of formatting worker threads with one queue. Workers start with
- * the first job and take the largest queued job whenever they are free, so
- * no core sits idle while one big part is still running.
+ * A pool of formatting worker threads with one queue. The first worker
+ * starts with the first job; another starts only while the queue holds more
+ * text than the workers running can take on (loading prettier costs a
+ * thread half a second: GitHub's spec sends it 53 small parts, not worth a
+ * second load). Free workers take the largest queued job, so no core sits
+ * idle while one big part is still running.
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../threads.js';
@@ -20,7 +23,10 @@ interface Queued {
 
 type Reply = { text?: string; error?: string; line?: number };
 
-export function startPool(script: string, threads: number): Pool {
+/** Queued text, per worker running, past which one more starts: about what prettier formats in the time it takes to load. */
+export const TEXT_PER_WORKER = 256 * 1024;
+
+export function startPool(script: string, threads: number, textPerWorker = TEXT_PER_WORKER): Pool {
   const queue: Queued[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Queued>();
@@ -45,7 +51,7 @@ export function startPool(script: string, threads: number): Pool {
     busy.delete(worker);
     const at = idle.indexOf(worker);
     if (at >= 0) idle.splice(at, 1);
-    if (dead.size < threads) return;
+    if (dead.size < workers.length) return;
     failure = error;
     for (const waiting of queue.splice(0)) waiting.reject(error);
   };
@@ -64,15 +70,20 @@ export function startPool(script: string, threads: number): Pool {
     idle.push(worker);
     return worker;
   };
-  // Started with the first job: most files come in prettier's form, and a run may send none.
-  let workers: Worker[] = [];
+  // None before the first job: most files come in prettier's form, and a run may send none.
+  const workers: Worker[] = [];
+  const grow = () => {
+    const running = workers.length - dead.size;
+    const queuedText = queue.reduce((sum, { job }) => sum + job.text.length, 0);
+    if (workers.length < threads && (running === 0 || queuedText > running * textPerWorker)) workers.push(start());
+  };
 
   return {
     run: (job) =>
       new Promise((resolve, reject) => {
         if (failure) return reject(failure);
-        if (workers.length === 0) workers = Array.from({ length: threads }, start);
         queue.push({ job, resolve, reject });
+        if (workers.length < threads) grow(); // once all have started, the queue is not summed again
         dispatch();
       }),
     close: async () => {

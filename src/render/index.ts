@@ -69,6 +69,9 @@ export async function render(options: RenderOptions): Promise<OutputFile[]> {
         count.total++;
       }
       tell();
+      // A target renders in one go: let the event loop take the answers that came meanwhile (a worker's
+      // types, a formatted part), so what waits on them goes on now, not after the last target.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     count.rendering = false;
     tell();

@@ -15,7 +15,7 @@ import { compileValidatorsBeside, validatorInputs, type ValidatorSources } from 
 import { nextMigration } from './migrations.js';
 import { storageModelOf } from './storage.js';
 import { tablesView } from './tables.js';
-import { serverView, type ServerView } from './view.js';
+import { serverView, validatorNames, type ServerView } from './view.js';
 
 /**
  * The modules of `src/generated/conventions/`, the same for every API: copied
@@ -147,14 +147,15 @@ const DEV_DEPENDENCIES = ['@jest/globals', '@jest/test-sequencer', '@types/koa',
 export const serverTarget: Target = {
   name: 'server',
   async render({ document, model, renderer, runtime, previousStorage }) {
-    const view = serverView(model, document);
+    // Started first: it compiles on a worker while this target and the next ones render.
+    const names = validatorNames(model.operations);
+    const inputs = validatorInputs(document, model.operations, names);
+    const validators = compileValidatorsBeside(inputs);
+    validators.catch(() => {}); // observed through the files below, even if this target fails first
+    const view = serverView(model, document, names);
     const media = mediaUseOf(view.routes);
     const migration = nextMigration(storageModelOf(model, view), previousStorage);
     const { storage } = migration;
-    // Started first: it compiles on a worker while this target and the next ones render.
-    const inputs = validatorInputs(document, model.operations, view.routes.map((route) => route.validator));
-    const validators = compileValidatorsBeside(inputs);
-    validators.catch(() => {}); // observed through the files below, even if this target fails first
     const validatorFile = async (name: keyof ValidatorSources): Promise<OutputFile> => ({
       path: `src/generated/validators/${name}.ts`,
       contents: (await validators)[name],

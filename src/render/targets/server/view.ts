@@ -190,16 +190,25 @@ export function handlerFileOf(model: ApiModel, operation: OperationModel): strin
   return `src/handlers/${(model.resources.find((candidate) => candidate.key === operation.resource) ?? ROOT_NAMES).fileName}.ts`;
 }
 
-export function serverView(model: ApiModel, document: OpenApiDocument): ServerView {
+/**
+ * The export name of each operation's validators, in the model's order:
+ * `…Validator`, a name ajv never gives its own functions. Known before the
+ * view, so compiling them can start first (server/index.ts).
+ */
+export function validatorNames(operations: readonly OperationModel[]): string[] {
+  const validators = identifierRegistry();
+  return operations.map((operation) => validators.claim(identifierName(`${operation.operationId} validator`, { case: 'camel', fallback: 'operation', ascii: true })));
+}
+
+export function serverView(model: ApiModel, document: OpenApiDocument, validators = validatorNames(model.operations)): ServerView {
   const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
   const groups = new Map<string, GroupView>();
   const routes: RouteView[] = [];
-  const validators = identifierRegistry();
-  for (const operation of model.operations) {
+  for (const [index, operation] of model.operations.entries()) {
     const resource = resources.get(operation.resource);
     const group = groups.get(operation.resource) ?? newGroup(resource);
     groups.set(operation.resource, group);
-    const route = routeView({ model, document, operation, resource, group, resources, validator: validators.claim(identifierName(`${operation.operationId} validator`, { case: 'camel', fallback: 'operation', ascii: true })) });
+    const route = routeView({ model, document, operation, resource, group, resources, validator: validators[index]! });
     group.operations.push(route);
     routes.push(route);
   }

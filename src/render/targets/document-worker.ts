@@ -1,0 +1,18 @@
+/**
+ * What is made of the whole merged spec, on a thread of its own (see
+ * ./document-work.ts): its YAML text, then its types, where
+ * openapi-typescript and TypeScript load rather than in the main thread.
+ * In that order: openapi-typescript adds to the document it is given (the
+ * enums of discriminator properties).
+ */
+import { parentPort } from 'node:worker_threads';
+import type { OpenApiDocument } from '../../openapi/document.js';
+import { serializeSpec } from '../../openapi/serialize.js';
+import type { DocumentWork } from './document-work.js';
+import { printTypes } from './types-print.js';
+
+parentPort!.on('message', (document: OpenApiDocument) => {
+  const yaml = serializeSpec(document, 'yaml');
+  const work: DocumentWork = { yaml, types: [...printTypes(document)] };
+  parentPort!.postMessage(work);
+});
