@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
-import { sha256, specHash } from '../hash.js';
+import { sha256, specHash, utf8 } from '../hash.js';
 import { MANIFEST_PATH, originPath, parseManifest, serializeManifest, type Manifest } from './manifest.js';
 import { isInside, outsideOutProblem } from './paths.js';
 import { parseStorageModel, STORAGE_PATH } from './storage-record.js';
@@ -67,27 +67,26 @@ export function recordOrigin(outDir: string, scaffold: string, contents: string,
 }
 
 export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void {
-  for (const action of [...plan.actions, ...plan.origins]) {
-    // Checked again as each is carried out: deletions may have changed what lies on the way.
-    refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
-    const file = join(outDir, action.path);
-    if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
-    switch (action.change) {
-      case 'overwrite':
-      case 'create':
-      case 'update':
-        writeAtomically(file, action.contents!);
-        break;
-      case 'delete':
-        unlinkSync(file);
-        removeEmptyParents(outDir, dirname(file));
-        break;
-      default:
-        break;
-    }
+  const actions = [...plan.actions, ...plan.origins];
+  // Deletions first: one may leave a folder empty (removed) or free a name a write then takes (a file where a folder was).
+  for (const action of actions.filter((each) => each.change === 'delete')) {
+    const file = prepared(outDir, action);
+    unlinkSync(file);
+    removeEmptyParents(outDir, dirname(file));
   }
+  for (const action of actions.filter((each) => WRITES.has(each.change))) writeAtomically(prepared(outDir, action), action.contents!);
   refuseObstacles(outDir, [MANIFEST_PATH]);
   writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
+}
+
+const WRITES = new Set<Plan['actions'][number]['change']>(['overwrite', 'create', 'update']);
+
+/** The action's file, checked again as it is carried out (a deletion may have changed what lies on the way), and backed up where the plan says. */
+function prepared(outDir: string, action: Plan['actions'][number]): string {
+  refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
+  const file = join(outDir, action.path);
+  if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
+  return file;
 }
 
 /** Stops the run, naming each, if any path is not a plain file (or nothing yet) reached through plain folders below outDir. */
@@ -149,7 +148,7 @@ export function writeAtomically(file: string, contents: string): void {
   const descriptor = openSync(temporary, 'wx');
   try {
     try {
-      writeFileSync(descriptor, contents);
+      writeFileSync(descriptor, utf8(contents));
     } finally {
       closeSync(descriptor);
     }

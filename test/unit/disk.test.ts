@@ -87,4 +87,22 @@ describe('applyPlan', () => {
     expect(diagnosticsOf(() => applyPlan(out, linked, manifest)).map((d) => d.code)).toEqual(['OUTPUT_SYMLINK']);
     expect(readFileSync(join(work.dir, 'victim.txt'), 'utf8')).toBe('victim\n');
   });
+
+  test('a file where a folder of the last run stood: the folder’s files are deleted first, then the file written', () => {
+    mkdirSync(join(out, 'a'), { recursive: true });
+    writeFileSync(join(out, 'a/b.ts'), 'old');
+    const actions = [
+      { path: 'a', kind: 'generated' as const, change: 'create' as const, contents: 'new' },
+      { path: 'a/b.ts', kind: 'generated' as const, change: 'delete' as const },
+    ];
+    applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);
+    expect(readFileSync(join(out, 'a'), 'utf8')).toBe('new');
+  });
+
+  test('many files in several folders, each whole, no temporary file left', () => {
+    const actions = Array.from({ length: 100 }, (_, index) => ({ path: `d${index % 7}/f${index}.ts`, kind: 'generated' as const, change: 'create' as const, contents: `file ${index} `.repeat(index + 1) }));
+    applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);
+    for (const action of actions) expect(readFileSync(join(out, action.path), 'utf8')).toBe(action.contents);
+    expect(readdirSync(out, { recursive: true }).filter((name) => String(name).endsWith('.tmp'))).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 /** Input hashes ignore line ends (a CRLF checkout is the same spec); output hashes do not. */
-import { sha256, specHash } from '../../src/hash.js';
+import { sha256, specHash, utf8 } from '../../src/hash.js';
 
 test('a spec hashes the same with LF and CRLF line ends, and as bytes or text', () => {
   const lf = 'openapi: 3.1.0\ninfo:\n  title: t\n';
@@ -9,4 +9,11 @@ test('a spec hashes the same with LF and CRLF line ends, and as bytes or text', 
 
 test('a lone CR is content, not a line end', () => {
   expect(specHash('a\rb\n')).not.toBe(specHash('a\nb\n'));
+});
+
+test('a text hashes as its UTF-8 bytes, beyond ASCII and with a lone surrogate alike', () => {
+  for (const text of ['plain', 'café ☕ 𝄞', 'lone \ud800 surrogate']) {
+    expect(sha256(text)).toBe(sha256(Buffer.from(text, 'utf8')));
+    expect(Buffer.from(utf8(text)).equals(Buffer.from(text, 'utf8'))).toBe(true);
+  }
 });
