@@ -31,11 +31,14 @@ export function startPool(script: string, threads: number, textPerWorker = TEXT_
   const idle: Worker[] = [];
   const busy = new Map<Worker, Queued>();
 
+  /** The text of the jobs no worker has taken yet. */
+  let queuedText = 0;
   const dispatch = () => {
     while (idle.length > 0 && queue.length > 0) {
       queue.sort((a, b) => b.job.text.length - a.job.text.length);
       const worker = idle.pop()!;
       const next = queue.shift()!;
+      queuedText -= next.job.text.length;
       busy.set(worker, next);
       worker.postMessage({ job: next.job });
     }
@@ -51,8 +54,10 @@ export function startPool(script: string, threads: number, textPerWorker = TEXT_
     busy.delete(worker);
     const at = idle.indexOf(worker);
     if (at >= 0) idle.splice(at, 1);
+    // Once every worker started has died, the pool fails rather than start more: prettier itself is failing.
     if (dead.size < workers.length) return;
     failure = error;
+    queuedText = 0;
     for (const waiting of queue.splice(0)) waiting.reject(error);
   };
   const start = () => {
@@ -72,9 +77,9 @@ export function startPool(script: string, threads: number, textPerWorker = TEXT_
   };
   // None before the first job: most files come in prettier's form, and a run may send none.
   const workers: Worker[] = [];
+  /** One more worker, where the jobs left waiting once the idle workers have theirs are more than those running take on. */
   const grow = () => {
     const running = workers.length - dead.size;
-    const queuedText = queue.reduce((sum, { job }) => sum + job.text.length, 0);
     if (workers.length < threads && (running === 0 || queuedText > running * textPerWorker)) workers.push(start());
   };
 
@@ -83,7 +88,9 @@ export function startPool(script: string, threads: number, textPerWorker = TEXT_
       new Promise((resolve, reject) => {
         if (failure) return reject(failure);
         queue.push({ job, resolve, reject });
-        if (workers.length < threads) grow(); // once all have started, the queue is not summed again
+        queuedText += job.text.length;
+        dispatch(); // an idle worker takes it first
+        grow();
         dispatch();
       }),
     close: async () => {

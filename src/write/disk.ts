@@ -67,26 +67,27 @@ export function recordOrigin(outDir: string, scaffold: string, contents: string,
 }
 
 export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void {
-  const actions = [...plan.actions, ...plan.origins];
-  // Deletions first: one may leave a folder empty (removed) or free a name a write then takes (a file where a folder was).
-  for (const action of actions.filter((each) => each.change === 'delete')) {
-    const file = prepared(outDir, action);
-    unlinkSync(file);
-    removeEmptyParents(outDir, dirname(file));
+  for (const action of [...plan.actions, ...plan.origins]) {
+    // Checked again as each is carried out: deletions may have changed what lies on the way.
+    refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
+    const file = join(outDir, action.path);
+    if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
+    switch (action.change) {
+      case 'overwrite':
+      case 'create':
+      case 'update':
+        writeAtomically(file, action.contents!);
+        break;
+      case 'delete':
+        unlinkSync(file);
+        removeEmptyParents(outDir, dirname(file));
+        break;
+      default:
+        break;
+    }
   }
-  for (const action of actions.filter((each) => WRITES.has(each.change))) writeAtomically(prepared(outDir, action), action.contents!);
   refuseObstacles(outDir, [MANIFEST_PATH]);
   writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
-}
-
-const WRITES = new Set<Plan['actions'][number]['change']>(['overwrite', 'create', 'update']);
-
-/** The action's file, checked again as it is carried out (a deletion may have changed what lies on the way), and backed up where the plan says. */
-function prepared(outDir: string, action: Plan['actions'][number]): string {
-  refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
-  const file = join(outDir, action.path);
-  if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
-  return file;
 }
 
 /** Stops the run, naming each, if any path is not a plain file (or nothing yet) reached through plain folders below outDir. */

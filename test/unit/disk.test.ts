@@ -88,17 +88,6 @@ describe('applyPlan', () => {
     expect(readFileSync(join(work.dir, 'victim.txt'), 'utf8')).toBe('victim\n');
   });
 
-  test('a file where a folder of the last run stood: the folder’s files are deleted first, then the file written', () => {
-    mkdirSync(join(out, 'a'), { recursive: true });
-    writeFileSync(join(out, 'a/b.ts'), 'old');
-    const actions = [
-      { path: 'a', kind: 'generated' as const, change: 'create' as const, contents: 'new' },
-      { path: 'a/b.ts', kind: 'generated' as const, change: 'delete' as const },
-    ];
-    applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);
-    expect(readFileSync(join(out, 'a'), 'utf8')).toBe('new');
-  });
-
   test('many files in several folders, each whole, no temporary file left', () => {
     const actions = Array.from({ length: 100 }, (_, index) => ({ path: `d${index % 7}/f${index}.ts`, kind: 'generated' as const, change: 'create' as const, contents: `file ${index} `.repeat(index + 1) }));
     applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);

@@ -37,3 +37,13 @@ test('a queue within what one worker takes on is formatted by that one alone', a
 test('a queue beyond it starts another worker, up to the number of threads', async () => {
   expect(await threadsUsed(100, Array.from({ length: 8 }, () => job(100)))).toBe(2);
 });
+
+test('a large job that finds a worker idle goes to it, not to a new one', async () => {
+  const pool = startPool(script, 2, 100);
+  try {
+    const first = await pool.run(job(10));
+    expect(await pool.run(job(300))).toBe(first);
+  } finally {
+    await pool.close();
+  }
+});

@@ -22,9 +22,9 @@ const WORKER = compiledWorker(new URL('./document-worker.js', import.meta.url));
 /** One job per document: both targets that need it share its answer. */
 const jobs = new WeakMap<OpenApiDocument, Promise<DocumentWork>>();
 
-function onWorker(script: string, document: OpenApiDocument): Promise<DocumentWork> {
+function mergedSpecJob(script: string, document: OpenApiDocument): Promise<DocumentWork> {
   let job = jobs.get(document);
-  if (!job) jobs.set(document, (job = runOnWorker<DocumentWork>(script, document, 'types')));
+  if (!job) jobs.set(document, (job = runOnWorker<DocumentWork>(script, document, 'merged spec')));
   return job;
 }
 
@@ -34,12 +34,12 @@ export function startDocumentWorker(): () => void {
 }
 
 export async function typesOf(document: OpenApiDocument): Promise<FilePart[]> {
-  if (WORKER) return (await onWorker(WORKER, document)).types;
+  if (WORKER) return (await mergedSpecJob(WORKER, document)).types;
   const { printTypes } = await import('./types-print.js');
   // A copy, as the worker's is: openapi-typescript adds to the document it is given.
   return [...printTypes(structuredClone(document))];
 }
 
 export async function yamlOf(document: OpenApiDocument): Promise<string> {
-  return WORKER ? (await onWorker(WORKER, document)).yaml : serializeSpec(document, 'yaml');
+  return WORKER ? (await mergedSpecJob(WORKER, document)).yaml : serializeSpec(document, 'yaml');
 }

@@ -200,7 +200,7 @@ export function validatorNames(operations: readonly OperationModel[]): string[] 
   return operations.map((operation) => validators.claim(identifierName(`${operation.operationId} validator`, { case: 'camel', fallback: 'operation', ascii: true })));
 }
 
-export function serverView(model: ApiModel, document: OpenApiDocument, validators = validatorNames(model.operations)): ServerView {
+export function serverView(model: ApiModel, document: OpenApiDocument, names = validatorNames(model.operations)): ServerView {
   const resources = new Map(model.resources.map((resource) => [resource.key, resource]));
   const groups = new Map<string, GroupView>();
   const routes: RouteView[] = [];
@@ -208,7 +208,7 @@ export function serverView(model: ApiModel, document: OpenApiDocument, validator
     const resource = resources.get(operation.resource);
     const group = groups.get(operation.resource) ?? newGroup(resource);
     groups.set(operation.resource, group);
-    const route = routeView({ model, document, operation, resource, group, resources, validator: validators[index]! });
+    const route = routeView({ model, document, operation, resource, group, resources, validator: names[index]! });
     group.operations.push(route);
     routes.push(route);
   }
