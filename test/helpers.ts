@@ -1,6 +1,6 @@
 /** Shared test helpers: run the built CLI as a user would, in scratch directories. */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,18 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
 export function scratchDir(prefix = 'specforge-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Writes a worker script into a scratch folder when the test file loads, and removes the folder after its tests.
+ * Returns the script's path; its folder may hold a test's other scripts.
+ */
+export function workerScript(source: string): string {
+  const { dir, cleanup } = scratchDir('specforge-worker-');
+  const script = join(dir, 'worker.mjs');
+  writeFileSync(script, source);
+  afterAll(cleanup);
+  return script;
 }
 
 /** Copies a fixture or example folder into a scratch directory, so a test may edit it. */

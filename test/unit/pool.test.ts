@@ -1,23 +1,13 @@
 /** The format pool: one worker for a little work, more only for a queue that pays for loading prettier again. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startPool } from '../../src/format/pool.js';
 import type { FormatJob } from '../../src/format/prettier.js';
+import { workerScript } from '../helpers.js';
 
-let folder: string;
-let script: string;
-beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'specforge-pool-'));
-  script = join(folder, 'echo.mjs');
-  // Answers each job with the id of the thread that took it, a little later (so jobs queue up).
-  writeFileSync(
-    script,
-    "import { parentPort, threadId } from 'node:worker_threads';\n" +
-      "parentPort.on('message', () => setTimeout(() => parentPort.postMessage({ text: String(threadId) }), 20));\n",
-  );
-});
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+// Answers each job with the id of the thread that took it, a little later (so jobs queue up).
+const script = workerScript(
+  "import { parentPort, threadId } from 'node:worker_threads';\n" +
+    "parentPort.on('message', () => setTimeout(() => parentPort.postMessage({ text: String(threadId) }), 20));\n",
+);
 
 const job = (length: number): FormatJob => ({ text: 'x'.repeat(length), as: 'statements', format: 'typescript' });
 

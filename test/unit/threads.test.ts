@@ -1,28 +1,20 @@
 /** Worker threads: one job each, or kept between the runs of --watch. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { ROOT } from '../helpers.js';
+import { ROOT, workerScript } from '../helpers.js';
 import { keepWorkers, runOnWorker } from '../../src/threads.js';
 
 const run = promisify(execFile);
 
-let folder: string;
-let script: string;
-beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'specforge-threads-'));
-  script = join(folder, 'echo.mjs');
-  // Answers each job with its own thread id, or stops when asked to.
-  writeFileSync(
-    script,
-    "import { parentPort, threadId } from 'node:worker_threads';\n" +
-      "parentPort.on('message', (job) => (job === 'stop' ? process.exit(3) : parentPort.postMessage(threadId)));\n",
-  );
-});
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+// Answers each job with its own thread id, or stops when asked to.
+const script = workerScript(
+  "import { parentPort, threadId } from 'node:worker_threads';\n" +
+    "parentPort.on('message', (job) => (job === 'stop' ? process.exit(3) : parentPort.postMessage(threadId)));\n",
+);
+const folder = dirname(script);
 
 test('without keeping, each job starts a worker of its own', async () => {
   const first = await runOnWorker<number>(script, 'job', 'echo');
