@@ -115,6 +115,57 @@ describe('a JSON body without a schema', () => {
   });
 });
 
+// Operations repeat the same parameters: each distinct parameter schema is compiled once and called where it is used.
+describe('parameters', () => {
+  const year = { name: 'year', in: 'path' as const, required: true, schema: { type: 'integer' } };
+  const positive = (name: string) => ({ name, in: 'query' as const, schema: { type: 'integer', minimum: 1, default: 20 } });
+  const spec = (schema: SchemaObject = { type: 'integer', minimum: 1, default: 20 }): OpenApiDocument => ({
+    openapi: '3.0.3',
+    info: { title: 'Reports', version: '1.0.0' },
+    paths: {
+      '/reports/{year}': { get: { operationId: 'getReport', parameters: [year, { ...positive('size'), schema }], responses: ok('200') } },
+      '/charts/{year}': { get: { operationId: 'getChart', parameters: [year, { ...positive('count'), schema }], responses: ok('200') } },
+    },
+    components: { schemas: { Note: NOTE } },
+  });
+  const request = (query: Record<string, unknown>) => ({ path: { year: '2024' }, query, headers: {} });
+
+  test('each operation coerces its values from text and fills in its defaults through the shared validators', async () => {
+    const { parameters } = await compiled(spec());
+    const report = request({ size: '5' });
+    expect(problemsOf(parameters.getReport!, report)).toEqual([]);
+    expect(report).toEqual({ path: { year: 2024 }, query: { size: 5 }, headers: {} });
+    const chart = request({});
+    expect(problemsOf(parameters.getChart!, chart)).toEqual([]);
+    expect(chart.query).toEqual({ count: 20 });
+  });
+
+  test("a shared parameter's problems are told under each operation's own name for it", async () => {
+    const { parameters } = await compiled(spec());
+    expect(problemsOf(parameters.getChart!, request({ count: '0' }))).toEqual([{ field: 'query.count', code: 'OUT_OF_RANGE', message: 'must be >= 1' }]);
+    expect(problemsOf(parameters.getReport!, request({ size: 'x', extra: '1' }))).toEqual([
+      { field: 'query.extra', code: 'UNKNOWN_FIELD', message: 'is not a known field' },
+      { field: 'query.size', code: 'INVALID_TYPE', message: 'must be integer' },
+    ]);
+  });
+
+  test('a parameter schema two operations use is compiled once', () => {
+    const { document, model } = mergedModel(spec());
+    const sources = sourcesOf(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
+    expect(sources.parameters.match(/must be >= 1/g)).toHaveLength(1);
+  });
+
+  test('a shared parameter schema ajv refuses is told at each operation, as its parameter there', () => {
+    const { document, model } = mergedModel(spec({ type: 'integr' }));
+    const compiled = compileValidators(validatorInputs(document, model.operations, model.operations.map((operation) => operation.operationId)));
+    const problems = 'problems' in compiled ? compiled.problems : [];
+    expect(problems.map((problem) => [problem.pointer, problem.message])).toEqual([
+      ['#/paths/~1reports~1{year}/get', expect.stringContaining('operation "getReport" cannot be compiled: query parameter size: type must be equal to one of the allowed values')],
+      ['#/paths/~1charts~1{year}/get', expect.stringContaining('operation "getChart" cannot be compiled: query parameter count: type must be equal to one of the allowed values')],
+    ]);
+  });
+});
+
 const pets = (pet: SchemaObject, components: Record<string, SchemaObject>): OpenApiDocument => ({
   openapi: '3.0.3',
   info: { title: 'Pets', version: '1.0.0' },

@@ -18,6 +18,7 @@ import type { OperationModel, ParameterModel } from '../../../model/index.js';
 import { deref, lookup, type OpenApiDocument, type OperationObject, type RequestBodyObject } from '../../../openapi/document.js';
 import { toJsonSchema } from '../../../openapi/json-schema.js';
 import { compiledWorker, runOnWorker } from '../../../threads.js';
+import { ParameterRefused, parameterSharing } from './shared-parameters.js';
 
 /** The registry every validator's `$ref`s point into: the merged spec's schemas, in request form. */
 const REGISTRY = 'specforge:spec';
@@ -87,25 +88,27 @@ export function compileValidators(inputs: ValidatorInputs): CompiledValidators {
   const { dialect, registry, parameters, bodies, patches, forms, operations } = inputs;
   const problems: Diagnostic[] = [];
   const refused = (what: string, name: string | undefined, error: unknown) => {
-    if (!refusesSchema(error)) throw error; // anything else is a bug of ours, not a problem of the spec
+    const reason = error instanceof ParameterRefused ? error.reason : error;
+    if (!refusesSchema(reason)) throw reason; // anything else is a bug of ours, not a problem of the spec
     const origin = name === undefined ? undefined : operations[name];
-    const detail = schemaErrorText(error);
+    const detail = error instanceof ParameterRefused ? `${error.parameter}: ${schemaErrorText(reason, '')}` : schemaErrorText(reason);
     problems.push(
       origin
         ? diagnostic('SPEC_INVALID', `the ${what} schema of operation "${origin.operationId}" cannot be compiled: ${detail}`, { pointer: origin.pointer })
         : diagnostic('SPEC_INVALID', `a schema under components/schemas cannot be compiled: ${detail}`, { pointer: '#/components/schemas' }),
     );
   };
-  const compile = (schemas: [string, object][], what: string, { coerce, defaults }: { coerce: boolean; defaults: boolean }) => {
+  const compile = (schemas: [string, object][], what: string, { coerce, defaults, shared = false }: { coerce: boolean; defaults: boolean; shared?: boolean }) => {
     // No ajv for a module without validators (most APIs take no PATCH body): it is empty, and not emitted where it is `patches`.
     if (schemas.length === 0) return moduleOf('');
     let ajv: AjvDraft7 | Ajv2020;
     try {
-      ajv = newAjv({ coerce, defaults, dialect }, registry);
+      ajv = newAjv({ coerce, defaults, dialect, shared }, registry);
     } catch (error) {
       refused(what, undefined, error);
       return '';
     }
+    const share = shared ? parameterSharing(ajv) : (schema: object) => schema;
     const exports: Record<string, string> = {};
     // Operations share their schemas (GitHub: 1,223 parameter sets, 603 distinct): each distinct one is
     // compiled once, under the first operation's name, and the others' names are that one's.
@@ -120,7 +123,7 @@ export function compileValidators(inputs: ValidatorInputs): CompiledValidators {
       }
       const id = `specforge:operation/${name}`;
       try {
-        ajv.addSchema({ $id: id, ...schema });
+        ajv.addSchema({ $id: id, ...share(schema) });
         ajv.getSchema(id); // compiled now, to tell which operation's schema fails; standalone() reuses it
       } catch (error) {
         refused(what, name, error);
@@ -133,7 +136,7 @@ export function compileValidators(inputs: ValidatorInputs): CompiledValidators {
     return problems.length > 0 ? '' : moduleOf([standalone.default(ajv, exports), ...aliases].join('\n'));
   };
   const sources = {
-    parameters: compile(parameters, 'parameters', { coerce: true, defaults: true }),
+    parameters: compile(parameters, 'parameters', { coerce: true, defaults: true, shared: true }),
     bodies: compile(bodies, 'request body', { coerce: false, defaults: true }),
     patches: compile(patches, 'request body', { coerce: false, defaults: false }),
     forms: compile(forms, 'form', { coerce: true, defaults: true }),
@@ -173,13 +176,16 @@ function refusesSchema(error: unknown): boolean {
   return error instanceof Error && SCHEMA_REFUSALS.some((refusal) => refusal.test(error.message));
 }
 
-/** ajv's reason, in the spec's terms: `data/properties/query/properties/q/type` is the query parameter q's `type`. */
-function schemaErrorText(error: unknown): string {
+/**
+ * ajv's reason, in the spec's terms: `data/properties/query/properties/q/type`
+ * is the query parameter q's `type`; `root` stands for the schema's own `data/`.
+ */
+function schemaErrorText(error: unknown, root = '/'): string {
   const message = error instanceof Error ? error.message : String(error);
   return message
     .replace(/^schema is invalid: /, '')
     .replace(/data\/properties\/(path|query|headers)\/properties\/([^/\s,]+)\//g, (_, location: string, name: string) => `${location === 'headers' ? 'header' : location} parameter ${name}: `)
-    .replace(/\bdata\//g, '/');
+    .replace(/\bdata\//g, root);
 }
 
 /**
@@ -187,7 +193,10 @@ function schemaErrorText(error: unknown): string {
  * `$ref` siblings are ignored, as OpenAPI 3.0 says); ajv's draft-07 code is
  * also a quarter faster to compile, without 2020's evaluation tracking.
  */
-function newAjv({ coerce, defaults, dialect }: { coerce: boolean; defaults: boolean; dialect: 'draft-07' | '2020-12' }, registry: object): AjvDraft7 | Ajv2020 {
+function newAjv(
+  { coerce, defaults, dialect, shared }: { coerce: boolean; defaults: boolean; dialect: 'draft-07' | '2020-12'; shared: boolean },
+  registry: object,
+): AjvDraft7 | Ajv2020 {
   const Dialect = dialect === 'draft-07' ? AjvDraft7 : Ajv2020;
   const ajv = new Dialect({
     code: { source: true, esm: true, lines: false },
@@ -197,6 +206,8 @@ function newAjv({ coerce, defaults, dialect }: { coerce: boolean; defaults: bool
     useDefaults: defaults,
     discriminator: true, // a `oneOf` with a discriminator checks only the branch its tag names (json-schema.ts)
     ...(coerce ? { coerceTypes: 'array' as const } : {}),
+    // Shared schemas are called, not copied into each place that uses them (shared-parameters.ts).
+    ...(shared ? { inlineRefs: false } : {}),
   });
   addFormats.default(ajv);
   ajv.addSchema(registry);
