@@ -30,6 +30,7 @@ const CONVENTIONS = [
   'edge',
   'environment',
   'errors',
+  'log-batch',
   'logger',
   'logging',
   'observe',

@@ -7,6 +7,7 @@
  * passes through `redact` (logging.ts).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { stdoutLines } from './log-batch.js';
 import { describeError, redact, type ErrorLogger, type Redaction } from './logging.js';
 
 export type { Logger } from 'pino';
@@ -46,7 +47,7 @@ function credentialPaths(redaction: Redaction): string[] {
 
 export interface LoggerOptions {
   env?: NodeJS.ProcessEnv;
-  /** Where the lines go; default stdout. */
+  /** Where the lines go; default stdout, in batches (log-batch.ts). */
   destination?: DestinationStream;
 }
 
@@ -82,7 +83,7 @@ export function createLogger(redaction: Redaction, options: LoggerOptions = {}):
           },
         },
       },
-      options.destination,
+      options.destination ?? stdoutLines(),
     );
     // The access line's keys are fixed and name no credential: redacting it costs more than
     // writing it (8 µs a line). Fields LOG_REDACT_FIELDS names may be among them (`principal`).

@@ -10,6 +10,7 @@
  * passes through `redact` (logging.ts).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { stdoutLines } from './log-batch.js';
 import { describeError, redact, type ErrorLogger, type Redaction } from './logging.js';
 
 export type { Logger } from 'pino';
@@ -49,7 +50,7 @@ function credentialPaths(redaction: Redaction): string[] {
 
 export interface LoggerOptions {
   env?: NodeJS.ProcessEnv;
-  /** Where the lines go; default stdout. */
+  /** Where the lines go; default stdout, in batches (log-batch.ts). */
   destination?: DestinationStream;
 }
 
@@ -85,7 +86,7 @@ export function createLogger(redaction: Redaction, options: LoggerOptions = {}):
           },
         },
       },
-      options.destination,
+      options.destination ?? stdoutLines(),
     );
     // The access line's keys are fixed and name no credential: redacting it costs more than
     // writing it (8 µs a line). Fields LOG_REDACT_FIELDS names may be among them (`principal`).

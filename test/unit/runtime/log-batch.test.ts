@@ -1,0 +1,71 @@
+/** The default log destination (log-batch.ts): lines written a batch at a time, none lost at exit. */
+import { jest } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { ROOT } from '../../helpers.js';
+import { lineBatch } from '../../../src/runtime/server/generated/conventions/log-batch.js';
+
+afterEach(() => void jest.useRealTimers());
+
+function recorded(options = { flushMs: 25, batchChars: 100 }) {
+  const writes: string[] = [];
+  return { writes, batch: lineBatch((text) => writes.push(text), options) };
+}
+
+test('lines wait for flushMs after the first of their batch, then go out in one write', () => {
+  jest.useFakeTimers();
+  const { writes, batch } = recorded();
+  batch.write('a\n');
+  jest.advanceTimersByTime(20);
+  batch.write('b\n');
+  expect(writes).toEqual([]);
+  jest.advanceTimersByTime(5);
+  expect(writes).toEqual(['a\nb\n']);
+  batch.write('c\n');
+  jest.advanceTimersByTime(24);
+  expect(writes).toEqual(['a\nb\n']);
+  jest.advanceTimersByTime(1);
+  expect(writes).toEqual(['a\nb\n', 'c\n']);
+});
+
+test('a batch that reaches batchChars goes out at once, and its timer with it', () => {
+  jest.useFakeTimers();
+  const { writes, batch } = recorded({ flushMs: 25, batchChars: 10 });
+  batch.write('12345\n');
+  batch.write('67890\n');
+  expect(writes).toEqual(['12345\n67890\n']);
+  jest.advanceTimersByTime(100);
+  expect(writes).toHaveLength(1);
+});
+
+test("flush hands the lines on now and calls pino's callback; take empties the batch without writing", () => {
+  const { writes, batch } = recorded();
+  const done = jest.fn();
+  batch.write('a\n');
+  batch.flush(done);
+  expect(writes).toEqual(['a\n']);
+  expect(done).toHaveBeenCalledTimes(1);
+  batch.write('b\n');
+  expect(batch.take()).toBe('b\n');
+  batch.flush();
+  expect(writes).toEqual(['a\n']);
+});
+
+test("the service's logger writes what waits before the process exits, and does not keep it alive", async () => {
+  const modules = join(ROOT, 'dist/runtime/server/generated/conventions');
+  const script = `
+    const { createLogger } = await import(${JSON.stringify(join(modules, 'logger.js'))});
+    const { redactionOf } = await import(${JSON.stringify(join(modules, 'logging.js'))});
+    const logger = createLogger(redactionOf([], {}), { env: {} });
+    for (let n = 0; n < 3; n++) logger.info('line ' + n);
+    if (process.argv[1] === 'exit') process.exit(3);`;
+  for (const ending of ['exit', 'end']) {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, ending], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(ending === 'exit' ? 3 : 0);
+    expect(output.trim().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['line 0', 'line 1', 'line 2']);
+  }
+});
