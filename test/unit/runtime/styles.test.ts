@@ -3,12 +3,18 @@
  * (runtime/client/styles.ts) as the service reads it back
  * (runtime/server/generated/conventions/styles.ts), before validation.
  */
+import fc from 'fast-check';
+import { createRequire } from 'node:module';
 import { queryPairs } from '../../../src/runtime/client/styles.js';
 import {
   deserializeHeaders,
   deserializeQuery,
+  queryOf,
   type StyledParameter,
 } from '../../../src/runtime/server/generated/conventions/styles.js';
+
+/** Koa's own reading of a query string (`ctx.query`), which queryOf stands in for. */
+const koaQuery = (createRequire(import.meta.url)('koa/lib/search-params.js') as { parse(search: string): object }).parse;
 
 const rgb = { R: 100, G: 200, B: 150 };
 
@@ -125,5 +131,17 @@ describe('a round trip: what the client writes, the service reads', () => {
   ])('$style, explode $explode, $type: $value', ({ style, explode, type, value }) => {
     const parameter = { name: 'p', style, explode, type } as StyledParameter;
     expect(query([parameter], queryPairs('p', value, { style, explode }).join('&')).values).toEqual({ p: value });
+  });
+});
+
+describe('queryOf reads a query string as Koa does', () => {
+  test.each(['', 'a=1', 'a=1&a=2&a=3', 'a&b=&=c&&d==e', '__proto__=x&__proto__=y', 'toString=1&constructor=2', 'q=a+b%20c%2B&q=%zz&%C3%A9=%E9', 'é=ü&ü'])('%j', (search) => {
+    expect(queryOf(search)).toStrictEqual(koaQuery(search));
+    expect(Object.getPrototypeOf(queryOf(search))).toBe(Object.prototype);
+  });
+
+  test('any string of the characters that matter', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', '=', '&', '%', '2', 'B', '+', 'é', '_', 'p', 'r', 'o', 't', '__proto__') });
+    fc.assert(fc.property(text, (search) => expect(queryOf(search)).toStrictEqual(koaQuery(search))), { numRuns: 2000 });
   });
 });

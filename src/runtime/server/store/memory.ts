@@ -112,7 +112,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     for (const stored of this.rows.values())
       if (inScope(stored) && this.matches(stored.row, list, filters)) matching.push(stored);
     const sort = list.sort.map((key) => ({ ...key, order: this.options.sortOrders?.[key.field] }));
-    const sorted = matching.sort((a, b) => compareStored(a, b, sort));
+    const sorted = sortedBy(matching, sort);
     const start =
       list.offset ??
       (list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, sort));
@@ -446,12 +446,20 @@ function afterPosition(sorted: Stored[], position: PositionOf, sort: RankedKey[]
   return index < 0 ? sorted.length : index;
 }
 
-function compareStored(a: Stored, b: Stored, sort: RankedKey[]): number {
-  for (const key of sort) {
-    const order = compareValues(a.row[key.field], b.row[key.field], key);
-    if (order !== 0) return order;
-  }
-  return a.seq - b.seq;
+/** The items in the list's order, each one's sort values ranked once rather than at every comparison. */
+function sortedBy(items: Stored[], sort: RankedKey[]): Stored[] {
+  const keyed = items.map((stored) => ({
+    stored,
+    ranks: sort.map((key) => rankOf(stored.row[key.field] ?? null, key.order)),
+  }));
+  keyed.sort((a, b) => {
+    for (let index = 0; index < sort.length; index++) {
+      const order = compareRanks(a.ranks[index], b.ranks[index], sort[index]!.descending);
+      if (order !== 0) return order;
+    }
+    return a.stored.seq - b.stored.seq;
+  });
+  return keyed.map(({ stored }) => stored);
 }
 
 /** Where an item falls relative to a page's end: > 0 when after it. */
@@ -470,8 +478,10 @@ function compareToPosition(stored: Stored, position: PositionOf, sort: RankedKey
  * (conformance/checks.ts, `compareSorted`).
  */
 function compareValues(a: unknown, b: unknown, { descending, order: declared }: RankedKey): number {
-  const left = rankOf(a ?? null, declared);
-  const right = rankOf(b ?? null, declared);
+  return compareRanks(rankOf(a ?? null, declared), rankOf(b ?? null, declared), descending);
+}
+
+function compareRanks(left: unknown, right: unknown, descending: boolean): number {
   if (left === right) return 0;
   if (left === null) return 1;
   if (right === null) return -1;

@@ -4,7 +4,7 @@
  * opaque and stateless: the handler's position, signed, so any instance can
  * continue a walk and a tampered cursor is refused (400).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { errors } from './errors.js';
 import { listedItems } from './styles.js';
 
@@ -135,7 +135,7 @@ function walkOf(list: ListQuery): string {
     list.createdBefore,
     list.search ?? null,
   ]);
-  return createHash('sha256').update(walk).digest('base64url').slice(0, 12);
+  return hash('sha256', walk, 'base64url').slice(0, 12);
 }
 
 function signature(payload: string, secret: string): Buffer {

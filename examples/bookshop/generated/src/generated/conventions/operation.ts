@@ -40,7 +40,7 @@ import {
   type ResourceShape,
 } from './representation.js';
 import type { ServiceState } from './state.js';
-import { deserializeHeaders, deserializeQuery, type ParameterStyles } from './styles.js';
+import { deserializeHeaders, deserializeQuery, queryOf, type ParameterStyles } from './styles.js';
 import { problemsOf, type Validator } from './validation.js';
 
 export type Awaitable<T> = T | Promise<T>;
@@ -253,7 +253,9 @@ function requestOf<Handlers>(
   body: unknown,
   walk: string,
 ): AnyRequest {
-  const query = deserializeQuery(ctx.query, route.styles?.query ?? [], ctx.querystring);
+  const search = ctx.querystring;
+  const sent = queryOf(search);
+  const query = deserializeQuery(sent, route.styles?.query ?? [], search);
   const headers = deserializeHeaders(ctx.headers, route.styles?.header ?? []);
   const parameters = {
     path: path as Record<string, unknown>,
@@ -292,7 +294,7 @@ function requestOf<Handlers>(
   if (route.paging)
     request.list = listQueryOf(
       route.paging,
-      { query: parameters.query, sent: new Set(Object.keys(ctx.query)) },
+      { query: parameters.query, sent: new Set(Object.keys(sent)) },
       walk,
     );
   return request;

@@ -51,6 +51,49 @@ const DELIMITERS: Partial<Record<StyleName, string | RegExp>> = {
 };
 
 /**
+ * The query string's parameters as Koa's `ctx.query` reads them (the URL
+ * standard's form decoding: a repeated name gives a list). One without `%`
+ * or `+` has nothing to decode and is split here: URLSearchParams, as Koa
+ * uses it, costs a list page a twentieth of its time.
+ */
+export function queryOf(search: string): Values {
+  if (search.includes('%') || search.includes('+')) return decodedQueryOf(search);
+  const values: Values = {};
+  if (search === '') return values;
+  for (const pair of search.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    addValue(
+      values,
+      equals < 0 ? pair : pair.slice(0, equals),
+      equals < 0 ? '' : pair.slice(equals + 1),
+    );
+  }
+  return values;
+}
+
+function decodedQueryOf(search: string): Values {
+  const values: Values = {};
+  for (const [name, value] of new URLSearchParams(search)) addValue(values, name, value);
+  return values;
+}
+
+function addValue(values: Values, name: string, value: string): void {
+  const seen = Object.hasOwn(values, name) ? values[name] : undefined;
+  if (Array.isArray(seen)) seen.push(value);
+  else if (seen !== undefined) values[name] = [seen, value];
+  // `__proto__` names a parameter like any other: defined, where assigning it would set the prototype.
+  else if (name === '__proto__')
+    Object.defineProperty(values, name, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  else values[name] = value;
+}
+
+/**
  * The query with each styled parameter read; the keys it was written with
  * (`filter[status]`, `R`) taken out. Delimited lists are read from the query
  * string as sent (`search`, still percent-encoded), split before decoding.
