@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT } from '../../helpers.js';
 import { lineBatch } from '../../../src/runtime/server/generated/conventions/log-batch.js';
 
@@ -52,8 +53,10 @@ test("flush hands the lines on now and calls pino's callback; take empties the b
   expect(writes).toEqual(['a\n']);
 });
 
+// A child process runs the built modules: `npm test` builds them first (pretest).
+const modules = join(ROOT, 'dist/runtime/server/generated/conventions');
+
 test("the service's logger writes what waits before the process exits, and does not keep it alive", async () => {
-  const modules = join(ROOT, 'dist/runtime/server/generated/conventions');
   const script = `
     const { createLogger } = await import(${JSON.stringify(join(modules, 'logger.js'))});
     const { redactionOf } = await import(${JSON.stringify(join(modules, 'logging.js'))});
@@ -68,4 +71,21 @@ test("the service's logger writes what waits before the process exits, and does 
     expect(code).toBe(ending === 'exit' ? 3 : 0);
     expect(output.trim().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['line 0', 'line 1', 'line 2']);
   }
+});
+
+test('writeAllSync writes all of a text to a full pipe, however little each write takes', async () => {
+  const text = ('x'.repeat(99) + '\n').repeat(10_000);
+  const script = `
+    const { writeAllSync } = await import(${JSON.stringify(join(modules, 'log-batch.js'))});
+    process.stdout; // made, it sets the pipe non-blocking
+    writeAllSync(1, ('x'.repeat(99) + '\\n').repeat(10_000));
+    process.exit(0);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let received = 0;
+  for await (const chunk of child.stdout) {
+    // Read slowly at first: the pipe fills, the child's writes are partial, then EAGAIN.
+    if (received === 0) await sleep(300);
+    received += (chunk as Buffer).length;
+  }
+  expect(received).toBe(text.length);
 });

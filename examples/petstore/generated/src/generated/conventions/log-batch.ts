@@ -10,8 +10,9 @@
  * for every access line.
  *
  * At exit the waiting lines are written synchronously, so a fatal line
- * before `process.exit` is kept; a process killed outright (SIGKILL) loses
- * at most its last `flushMs` of lines.
+ * before `process.exit` is kept. A process ended by a signal it does not
+ * handle (SIGKILL, SIGHUP, a SIGTERM before `serve` handles it) loses at
+ * most its last `flushMs` of lines.
  */
 import { writeSync } from 'node:fs';
 import { pino, type DestinationStream } from 'pino';
@@ -71,20 +72,31 @@ export function stdoutLines(): LineBatch {
   if (stdout) return stdout;
   const sonic = pino.destination({ dest: 1, sync: false });
   const batch = lineBatch((text) => sonic.write(text), { flushMs: 25, batchChars: 16_384 });
-  process.on('exit', () => {
-    const rest = batch.take();
-    if (rest === '') return;
-    try {
-      sonic.flushSync(); // what SonicBoom still holds comes first
-    } catch {
-      // Ended already (pino ends it before a natural exit): it holds nothing.
-    }
-    try {
-      writeSync(1, rest);
-    } catch {
-      // stdout is closed: nothing is left to tell it with.
-    }
-  });
+  // Registered after pino's own exit hook (made with the destination), which
+  // has written out what SonicBoom holds by the time this runs: order is kept.
+  process.on('exit', () => writeAllSync(1, batch.take()));
   stdout = batch;
   return batch;
 }
+
+/**
+ * Writes all of `text` to `fd` before returning. A pipe or terminal in
+ * non-blocking mode takes part of a write, or none (EAGAIN), when full: the
+ * rest is retried, waiting a millisecond at a time, for up to `patienceMs`.
+ */
+export function writeAllSync(fd: number, text: string, patienceMs = 2_000): void {
+  const bytes = Buffer.from(text);
+  const giveUpAt = Date.now() + patienceMs;
+  let written = 0;
+  while (written < bytes.length) {
+    try {
+      written += writeSync(fd, bytes, written);
+    } catch (error) {
+      // Anything but a full pipe (stdout closed, EPIPE) leaves no one to tell.
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt) return;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
