@@ -128,3 +128,44 @@ describe('a collection kept under parents, reached by paths that name none', () 
     await expect(books.create({ path: {}, body: { title: 'Lathe' } })).rejects.toThrow(expect.objectContaining({ status: 422 }));
   });
 });
+
+describe('a page asked again', () => {
+  const list = { limit: 2, sort: [{ field: 'pages', descending: true }], filters: { genre: 'poetry' } };
+  const titles = async (store: MemoryCollection<Row>, query: object = list) =>
+    (await store.list<Row>({ path: {}, list: query as typeof list }))!.items.map((item) => item.title);
+  const shelf = async () => {
+    const store = books();
+    for (const [title, pages] of [['Odes', 90], ['Iliad', 700], ['Ariel', 80]] as const)
+      await store.create({ path: {}, body: { title, pages, genre: 'poetry' } });
+    return store;
+  };
+
+  test('answers what the store holds after every kind of write', async () => {
+    const store = await shelf();
+    expect(await titles(store)).toEqual(['Iliad', 'Odes']);
+    await store.create({ path: {}, body: { title: 'Beowulf', pages: 300, genre: 'poetry' } });
+    expect(await titles(store)).toEqual(['Iliad', 'Beowulf']);
+    await store.update({ path: { book_id: 2 }, body: { pages: 10 } });
+    expect(await titles(store)).toEqual(['Beowulf', 'Odes']);
+    await store.replace({ path: { book_id: 4 }, body: { title: 'Beowulf', pages: 300, genre: 'epic' } });
+    expect(await titles(store)).toEqual(['Odes', 'Ariel']);
+    await store.remove({ path: { book_id: 1 } });
+    expect(await titles(store)).toEqual(['Ariel', 'Iliad']);
+    await store.take({ path: { book_id: 3 } });
+    expect(await titles(store)).toEqual(['Iliad']);
+  });
+
+  test('is told apart from another page by every part of its query, and hands out fresh copies', async () => {
+    const store = await shelf();
+    expect(await titles(store)).toEqual(['Iliad', 'Odes']);
+    expect(await titles(store, { ...list, limit: 1 })).toEqual(['Iliad']);
+    expect(await titles(store, { ...list, offset: 1 })).toEqual(['Odes', 'Ariel']);
+    expect(await titles(store, { ...list, sort: [{ field: 'pages', descending: false }] })).toEqual(['Ariel', 'Odes']);
+    expect(await titles(store, { ...list, filters: { genre: 'epic' } })).toEqual([]);
+    const first = (await store.list<Row>({ path: {}, list }))!;
+    first.items[0]!.title = 'changed by a handler';
+    const again = (await store.list<Row>({ path: {}, list }))!;
+    expect(again.items[0]!.title).toBe('Iliad');
+    expect(again).toMatchObject({ total: 3, next: { values: [90] } });
+  });
+});

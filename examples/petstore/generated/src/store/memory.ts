@@ -68,6 +68,25 @@ export interface CollectionOptions {
   keyField?: string;
 }
 
+/** A list's page as the store found it: its items, how many matched, whether more follow. */
+interface ListedPage {
+  page: Stored[];
+  total: number;
+  more: boolean;
+}
+
+/** The most pages a collection remembers. */
+const LISTED_PAGES = 256;
+
+/** What names a page: the path and the whole query; undefined where the query has no JSON text (a BigInt filter). */
+function pageKey(path: object, list: ListQuery): string | undefined {
+  try {
+    return JSON.stringify([path, list]);
+  } catch {
+    return undefined;
+  }
+}
+
 interface Stored {
   row: Row;
   scope: string;
@@ -87,6 +106,11 @@ interface Stored {
  */
 export class MemoryCollection<Item> implements Collection<Item> {
   private readonly rows = new Map<string, Stored>();
+  /**
+   * Pages listed since the items last changed, by path and query: a page
+   * asked again is not filtered and sorted again. Every write empties it.
+   */
+  private readonly listed = new Map<string, ListedPage>();
   private seq = 0;
   private lastId = 0;
 
@@ -107,6 +131,23 @@ export class MemoryCollection<Item> implements Collection<Item> {
     const inScope = this.scopeFilter(request.path as Path);
     if (inScope === undefined) return undefined;
     const { list } = request;
+    const key = pageKey(request.path, list);
+    let listed = key === undefined ? undefined : this.listed.get(key);
+    if (!listed) {
+      listed = this.listedPage(inScope, list);
+      if (key !== undefined) this.remember(key, listed);
+    }
+    const { page, total, more } = listed;
+    const last = page.at(-1);
+    return {
+      items: page.map((stored) => this.present<Out>(stored)),
+      total,
+      ...(more && last ? { next: positionOf(last, list.sort) } : {}),
+    };
+  }
+
+  /** Filtered, sorted and cut to the page. */
+  private listedPage(inScope: (stored: Stored) => boolean, list: ListQuery): ListedPage {
     const filters = Object.entries(list.filters);
     const matching: Stored[] = [];
     for (const stored of this.rows.values())
@@ -117,13 +158,13 @@ export class MemoryCollection<Item> implements Collection<Item> {
       list.offset ??
       (list.after === undefined ? 0 : afterPosition(sorted, list.after as PositionOf, sort));
     const page = sorted.slice(start, start + list.limit);
-    const last = page.at(-1);
-    const more = start + page.length < sorted.length;
-    return {
-      items: page.map((stored) => this.present<Out>(stored)),
-      total: sorted.length,
-      ...(more && last ? { next: positionOf(last, list.sort) } : {}),
-    };
+    return { page, total: sorted.length, more: start + page.length < sorted.length };
+  }
+
+  private remember(key: string, listed: ListedPage): void {
+    // The oldest page goes first (a Map keeps insertion order).
+    if (this.listed.size >= LISTED_PAGES) this.listed.delete(this.listed.keys().next().value!);
+    this.listed.set(key, listed);
   }
 
   async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
@@ -174,12 +215,15 @@ export class MemoryCollection<Item> implements Collection<Item> {
     const stored = this.find(request.path as Path);
     if (!stored) return undefined;
     this.rows.delete(keyOf(stored.scope, stored.row.id));
+    this.listed.clear();
     return this.present<Out>(stored);
   }
 
   async remove(request: { path: object }): Promise<boolean> {
     const stored = this.find(request.path as Path);
-    return stored !== undefined && this.rows.delete(keyOf(stored.scope, stored.row.id));
+    if (stored === undefined) return false;
+    this.listed.clear();
+    return this.rows.delete(keyOf(stored.scope, stored.row.id));
   }
 
   /**
@@ -267,6 +311,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     const row = change(stored.row);
     if (this.options.updatedField) row[this.options.updatedField] = new Date().toISOString();
     stored.row = storable(row);
+    this.listed.clear();
     return this.present<Out>(stored);
   }
 
@@ -284,6 +329,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     if (typeof row.id === 'number' && row.id > this.lastId) this.lastId = Math.floor(row.id);
     const stored = { row: storable(row), scope, owners, seq: this.seq++ };
     this.rows.set(keyOf(scope, row.id), stored);
+    this.listed.clear();
     return stored;
   }
 
