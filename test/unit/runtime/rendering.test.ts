@@ -188,6 +188,19 @@ test('a list page shows each item as it is now, and its ETag and Last-Modified f
   expect(Date.parse(after.lastModified!)).toBeGreaterThanOrEqual(Date.parse(before.lastModified!));
 });
 
+test('a list page asked again is the same text and tag; one item a handler changed makes it anew', async () => {
+  const first = await read('/books');
+  expect(await read('/books')).toEqual(first);
+  change = (item) => (item.id === (first.data as Item[])[1]!.id ? { ...item, attributes: { ...item.attributes, title: 'Changed' } } : item);
+  const changed = await read('/books');
+  expect((changed.data as Item[]).map((item) => item.attributes.title)).toEqual(
+    (first.data as Item[]).map((item, index) => (index === 1 ? 'Changed' : item.attributes.title)),
+  );
+  expect(changed.etag).not.toBe(first.etag);
+  change = (item) => item;
+  expect(await read('/books')).toEqual(first);
+});
+
 describe('renderingOf', () => {
   const rendering = renderingFor({ id: '1', type: 'books', attributes: { title: 'Dune' } }, 'typed')!;
 

@@ -202,7 +202,8 @@ export function operation<Handlers>(
   const relations = route.includes.map((relation) => relation.name);
   // Made once per route: one timer for all its requests (deadline.ts).
   const deadline = context.handlerTimeoutMs ? handlerDeadline(context.handlerTimeoutMs) : undefined;
-  const lastTag = { text: '', tag: '' };
+  const lastTag: LastTag = { data: '', pagination: undefined, tag: '' };
+  const lastPage: LastPage = { renderings: [], json: '[]' };
   return async (ctx, path) => {
     authorize(route.security, ctx.state, context.realm);
     const body = route.body
@@ -239,6 +240,7 @@ export function operation<Handlers>(
         walk,
         noted,
         lastTag,
+        lastPage,
         ...representation,
       });
   };
@@ -336,13 +338,37 @@ interface Answer<Handlers> {
   walk: string;
   /** The items stores handed out while the handler was called (representation.ts). */
   noted: Noted;
-  /** The route's last ETag and the text it was made from: the same page asked again is not hashed again. */
-  lastTag: { text: string; tag: string };
+  lastTag: LastTag;
+  lastPage: LastPage;
+}
+
+/** The route's last ETag and the text it was made from: the same answer asked again is not hashed again. */
+interface LastTag {
+  data: string;
+  pagination: string | undefined;
+  tag: string;
+}
+
+/** The route's last page of renderings and its JSON text: the same items again are not joined again. */
+interface LastPage {
+  renderings: readonly Rendering[];
+  json: string;
 }
 
 async function answer<Handlers>(
   ctx: ServiceContext,
-  { route, context, request, result, fields, include, walk, noted, lastTag }: Answer<Handlers>,
+  {
+    route,
+    context,
+    request,
+    result,
+    fields,
+    include,
+    walk,
+    noted,
+    lastTag,
+    lastPage,
+  }: Answer<Handlers>,
 ): Promise<void> {
   if (!route.hasData) {
     if (result === false) throw errors.notFound();
@@ -363,8 +389,7 @@ async function answer<Handlers>(
     !(route.declaredFields && route.shape === 'flat');
   const rendered = asMade && noted.length > 0 ? renderingsOf(items, noted) : undefined;
   let data: string;
-  if (rendered)
-    data = route.paging ? `[${rendered.map(renderedJson).join(',')}]` : renderedJson(rendered[0]!);
+  if (rendered) data = route.paging ? pageJson(rendered, lastPage) : renderedJson(rendered[0]!);
   else {
     const fieldset = { named: fields, required: route.requiredFields ?? [] };
     let shown = items.map((item) =>
@@ -404,6 +429,18 @@ async function answer<Handlers>(
 /** What Koa makes of `ctx.type = 'application/json'`, set without looking the type up. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A page's JSON text, from its items' renderings. */
+function pageJson(rendered: Rendering[], last: LastPage): string {
+  const same =
+    rendered.length === last.renderings.length &&
+    rendered.every((rendering, index) => rendering === last.renderings[index]);
+  if (!same) {
+    last.renderings = rendered;
+    last.json = `[${rendered.map(renderedJson).join(',')}]`;
+  }
+  return last.json;
+}
+
 /** Each item's rendering (representation.ts); undefined unless every item has one. */
 function renderingsOf(items: unknown[], noted: Noted): Rendering[] | undefined {
   const found: Rendering[] = [];
@@ -438,20 +475,18 @@ function conditional<Handlers>(
     items,
     rendered,
     lastTag,
-  }: { items: unknown[]; rendered: Rendering[] | undefined; lastTag: Answer<Handlers>['lastTag'] },
+  }: { items: unknown[]; rendered: Rendering[] | undefined; lastTag: LastTag },
 ): boolean {
   const lastModified = !route.updatedField
     ? undefined
     : rendered
       ? latestRendered(rendered, route.updatedField)
       : latest(items.map((item) => fieldOf(item, route.updatedField!, route.shape)));
-  const text =
-    serialized.pagination === undefined
-      ? serialized.data
-      : `${serialized.data}\n${serialized.pagination}`;
   // A single item's tag is its rendering's, made once per version of it.
   const tag =
-    rendered && !route.paging ? (rendered[0]!.tag ??= entityTag(text)) : tagOf(text, lastTag);
+    rendered && !route.paging
+      ? (rendered[0]!.tag ??= entityTag(serialized.data))
+      : tagOf(serialized, lastTag);
   if (
     !notModified(ctx, {
       tag,
@@ -465,11 +500,15 @@ function conditional<Handlers>(
   return true;
 }
 
-/** The text's ETag: the route's last one where the text is the same. */
-function tagOf(text: string, last: { text: string; tag: string }): string {
-  if (text !== last.text) {
-    last.tag = entityTag(text);
-    last.text = text;
+/** The answer's ETag: the route's last one where its text is the same. */
+function tagOf(
+  { data, pagination }: { data: string; pagination: string | undefined },
+  last: LastTag,
+): string {
+  if (data !== last.data || pagination !== last.pagination) {
+    last.tag = entityTag(pagination === undefined ? data : `${data}\n${pagination}`);
+    last.data = data;
+    last.pagination = pagination;
   }
   return last.tag;
 }
