@@ -313,12 +313,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const previousStorage = readStorageModel(outDir);
   const { files, sources, warnings, operations, loadWarnings } = await buildOutputs({ ...options, previousStorage }, resources);
   const progress = options.progress ?? SILENT;
-  return stage(progress, 'write', () => {
+  return stage(progress, 'write', async () => {
     const disk = readDiskState(outDir, pathsToRead(files, previous));
     const plan = planWrite(planInput({ files, previous, disk, force: options.force === true, outDir }, options.outDir));
     const refusals = [...revert, ...plan.conflicts];
     if (refusals.length > 0 && !options.dryRun) throw new SpecforgeError(refusals);
-    if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, templates, files: plan.files, operations }));
+    if (!options.dryRun) await applyPlan(outDir, plan, manifestFor({ sources, resources, templates, files: plan.files, operations }));
     const packageJson = keptPackageJson(outDir, plan, options);
     const changes = operationChanges(previous?.operations, operations);
     const inputs = sources.all.map((file) => file.path);

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { diagnostic, SpecforgeError, type Diagnostic } from '../diagnostics.js';
 import { sha256, specHash, utf8 } from '../hash.js';
@@ -66,28 +67,61 @@ export function recordOrigin(outDir: string, scaffold: string, contents: string,
   writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
 }
 
-export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void {
-  for (const action of [...plan.actions, ...plan.origins]) {
-    // Checked again as each is carried out: deletions may have changed what lies on the way.
-    refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
-    const file = join(outDir, action.path);
-    if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
-    switch (action.change) {
-      case 'overwrite':
-      case 'create':
-      case 'update':
-        writeAtomically(file, action.contents!);
-        break;
-      case 'delete':
-        unlinkSync(file);
-        removeEmptyParents(outDir, dirname(file));
-        break;
-      default:
-        break;
-    }
-  }
+/**
+ * Carries out the plan: its deletions first, in order (a file may give way
+ * to a folder of the same name, or a folder to a file), then its writes,
+ * several at a time, and the manifest last. Writes wait on the file system
+ * more than on us: creating a file took 0.5–1 ms on a slow disk, and a
+ * large API has thousands.
+ */
+export async function applyPlan(outDir: string, plan: Plan, manifest: Manifest): Promise<void> {
+  const actions = [...plan.actions, ...plan.origins];
+  for (const action of actions) if (action.change === 'delete') await carryOut(outDir, action);
+  const writes = actions.filter((action) => action.change !== 'delete');
+  await eachAtMost(WRITERS, writes, (action) => carryOut(outDir, action));
   refuseObstacles(outDir, [MANIFEST_PATH]);
   writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
+}
+
+/** Files written at once: libuv's pool has four threads. */
+const WRITERS = 4;
+
+async function carryOut(outDir: string, action: Plan['actions'][number]): Promise<void> {
+  // Checked again as each is carried out: deletions may have changed what lies on the way.
+  refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
+  const file = join(outDir, action.path);
+  if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
+  switch (action.change) {
+    case 'overwrite':
+    case 'create':
+    case 'update':
+      await writeAtomicallyAsync(file, action.contents!);
+      break;
+    case 'delete':
+      unlinkSync(file);
+      removeEmptyParents(outDir, dirname(file));
+      break;
+    default:
+      break;
+  }
+}
+
+/** Calls `work` on each item, at most `limit` at a time; after a failure starts no more, and throws it once all begun have ended. */
+async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (failure === undefined && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw failure.error;
 }
 
 /** Stops the run, naming each, if any path is not a plain file (or nothing yet) reached through plain folders below outDir. */
@@ -145,7 +179,7 @@ function backup(file: string, target: string): void {
  */
 export function writeAtomically(file: string, contents: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(12).toString('hex')}.specforge.tmp`);
+  const temporary = temporaryBeside(file);
   const descriptor = openSync(temporary, 'wx');
   try {
     try {
@@ -158,6 +192,24 @@ export function writeAtomically(file: string, contents: string): void {
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/** `writeAtomically`, its file system calls waited on in libuv's pool. */
+async function writeAtomicallyAsync(file: string, contents: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = temporaryBeside(file);
+  try {
+    await writeFile(temporary, utf8(contents), { flag: 'wx' });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** A fresh, unpredictable name beside the file, for writing it through. */
+function temporaryBeside(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${randomBytes(12).toString('hex')}.specforge.tmp`);
 }
 
 /** Removes the folders a deletion left empty, up to (never including, never beyond) outDir. */
