@@ -162,10 +162,50 @@ describe('a page asked again', () => {
     expect(await titles(store, { ...list, offset: 1 })).toEqual(['Odes', 'Ariel']);
     expect(await titles(store, { ...list, sort: [{ field: 'pages', descending: false }] })).toEqual(['Ariel', 'Odes']);
     expect(await titles(store, { ...list, filters: { genre: 'epic' } })).toEqual([]);
+    expect(await titles(store, { ...list, search: 'ari' })).toEqual(['Ariel']);
     const first = (await store.list<Row>({ path: {}, list }))!;
     first.items[0]!.title = 'changed by a handler';
     const again = (await store.list<Row>({ path: {}, list }))!;
     expect(again.items[0]!.title).toBe('Iliad');
     expect(again).toMatchObject({ total: 3, next: { values: [90] } });
   });
+});
+
+describe('a page is never answered for another query that JSON would write alike', () => {
+  const list = { limit: 10, sort: [], filters: {} as Record<string, unknown> };
+  const notes = async (store: MemoryCollection<Row>, path: object, filters: Record<string, unknown> = {}) =>
+    (await store.list<Row>({ path, list: { ...list, filters } }))!.items.map((item) => item.text);
+
+  test('path values that are not finite numbers', async () => {
+    const store = collection('notes', 'note_id', { scope: ['user_id'], ids: 'integer' });
+    await store.create({ path: { user_id: Infinity }, body: { text: 'private' } });
+    expect(await notes(store, { user_id: Infinity })).toEqual(['private']);
+    expect(await notes(store, { user_id: -Infinity })).toEqual([]);
+    expect(await notes(store, { user_id: NaN })).toEqual([]);
+  });
+
+  test('a filter that is undefined, null, not finite or a Date', async () => {
+    const store = books();
+    await store.create({ path: {}, body: { text: 'blank', pages: null, owner: 'ann' } });
+    expect(await notes(store, {}, { pages: null })).toEqual(['blank']);
+    expect(await notes(store, {}, { pages: Infinity })).toEqual([]);
+    expect(await notes(store, {}, {})).toEqual(['blank']);
+    expect(await notes(store, {}, { owner: undefined })).toEqual([]);
+    const when = new Date(0);
+    await store.create({ path: {}, body: { text: 'dated', at: String(when) } });
+    expect(await notes(store, {}, { at: when.toISOString() })).toEqual([]);
+    expect(await notes(store, {}, { at: when })).toEqual(['dated']);
+  });
+});
+
+test('a handler that changes a nested value of an item it was handed does not change the store', async () => {
+  const store = books();
+  await store.create({ path: {}, body: { title: 'Odes', tags: ['poetry'], meta: { shelf: 'A' } } });
+  const list = { limit: 10, sort: [], filters: { tags: 'poetry' } };
+  const handed = (await store.list<Row>({ path: {}, list }))!.items[0]!;
+  (handed.tags as string[])[0] = 'prose';
+  (handed.meta as Row).shelf = 'Z';
+  const read = (await store.get<Row>({ path: { book_id: 1 } }))!;
+  expect(read).toMatchObject({ tags: ['poetry'], meta: { shelf: 'A' } });
+  expect((await store.list<Row>({ path: {}, list }))!.items).toHaveLength(1);
 });

@@ -18,6 +18,7 @@ import {
   renderingFor,
   renderingOf,
 } from '../../../src/runtime/server/generated/conventions/representation.js';
+import { entityTag } from '../../../src/runtime/server/generated/conventions/caching.js';
 import { routesFor } from '../../../src/runtime/server/generated/conventions/router.js';
 import type { ServiceState } from '../../../src/runtime/server/generated/conventions/state.js';
 import type { Validator } from '../../../src/runtime/server/generated/conventions/validation.js';
@@ -199,6 +200,16 @@ test('a list page asked again is the same text and tag; one item a handler chang
   expect(changed.etag).not.toBe(first.etag);
   change = (item) => item;
   expect(await read('/books')).toEqual(first);
+});
+
+test("the ETag is the hash of an item's JSON text, and of a page's with its pagination", async () => {
+  const book = await newBook({ title: 'Ulysses', pages: 730 });
+  const item = await fetch(`${origin}/books/${book.id}`);
+  const { data } = (await item.json()) as { data: unknown };
+  expect(item.headers.get('etag')).toBe(entityTag(JSON.stringify(data)));
+  const page = await fetch(`${origin}/books`);
+  const body = (await page.json()) as { data: unknown; pagination: unknown };
+  expect(page.headers.get('etag')).toBe(entityTag(`${JSON.stringify(body.data)}\n${JSON.stringify(body.pagination)}`));
 });
 
 describe('renderingOf', () => {

@@ -78,12 +78,44 @@ interface ListedPage {
 /** The most pages a collection remembers. */
 const LISTED_PAGES = 256;
 
-/** What names a page: the path and the whole query; undefined where the query has no JSON text (a BigInt filter). */
+/**
+ * What names a page: the path and the whole query as JSON. Undefined, so the
+ * page is not remembered, where JSON would show two queries the store tells
+ * apart alike: a value that is undefined (but for the query's own absent
+ * parts), not a finite number, a Date (but for the query's dates), a BigInt.
+ */
 function pageKey(path: object, list: ListQuery): string | undefined {
   try {
+    if (!plainJson(path)) return undefined;
+    for (const [part, value] of Object.entries(list)) {
+      const absent = value === undefined;
+      const date = (part === 'createdAfter' || part === 'createdBefore') && value instanceof Date;
+      if (!absent && !date && !plainJson(value)) return undefined;
+    }
     return JSON.stringify([path, list]);
   } catch {
-    return undefined;
+    return undefined; // a cycle
+  }
+}
+
+/** Whether JSON writes the value as it is: strings, booleans, null, finite numbers, and arrays and plain objects of them. */
+function plainJson(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(plainJson);
+      if ('toJSON' in value) return false;
+      for (const key in value)
+        if (!plainJson((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
   }
 }
 
@@ -382,8 +414,14 @@ export class MemoryCollection<Item> implements Collection<Item> {
     return (rendering ? renderedCopy(rendering) : this.shownOf(stored.row)) as Out;
   }
 
+  /** A copy of the row as the API shows it; nested objects and arrays copied too, so no caller changes the store through them. */
   private shownOf(row: Row): Record<string, unknown> {
-    return this.options.shape === 'typed' ? typed(this.options.type, row) : { ...row };
+    const copy: Row = { ...row };
+    for (const key in copy) {
+      const value = copy[key];
+      if (typeof value === 'object' && value !== null) copy[key] = structuredClone(value);
+    }
+    return this.options.shape === 'typed' ? typed(this.options.type, copy) : copy;
   }
 }
 

@@ -50,13 +50,13 @@ const DELIMITERS: Partial<Record<StyleName, string | RegExp>> = {
   pipeDelimited: /%7C|\|/i,
 };
 
-/** What URLSearchParams would decode or drop: `%`, `+`, a leading `?`, a lone surrogate. */
+/** What URLSearchParams would decode or drop: `%`, `+`, a leading `?`; or a surrogate, which it may replace. */
 const NEEDS_DECODING = /^\?|[%+\uD800-\uDFFF]/;
 
 /**
  * The query string's parameters as Koa's `ctx.query` reads them (the URL
  * standard's form decoding: a repeated name gives a list). One with nothing
- * to decode or drop (no `%`, `+`, leading `?` or lone surrogate) is split
+ * to decode or drop (no `%`, `+`, leading `?` or surrogate) is split
  * here: URLSearchParams, as Koa uses it, costs a list page a twentieth of
  * its time.
  */
