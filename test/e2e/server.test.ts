@@ -1135,9 +1135,10 @@ describe('rate limiting shared through Redis', () => {
       expectError(refused, 503, 'SERVICE_UNAVAILABLE');
       expect(refused.headers.get('retry-after')).toBe('1');
     }
+    // Log lines reach stdout in batches (up to 25 ms later); all of them by the time it has stopped.
+    expect(await service.stop()).toBe(0);
     expect(service.output().match(/Redis/g)).toHaveLength(1);
     expect(service.output()).toContain('Rate limit: Redis at redis://127.0.0.1:1 does not answer');
-    expect(await service.stop()).toBe(0);
   });
 });
 
