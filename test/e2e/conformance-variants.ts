@@ -486,7 +486,10 @@ const PROPERTY_VARIANTS: Variant[] = [
   {
     name: 'etag-of-a-prefix',
     breaks: 'ETags change exactly when the representation does (here the tag hashes the first 100 characters only)',
-    patches: [patch(OPERATION, '      ? serialized.data\n', '      ? serialized.data.slice(0, 100)\n')],
+    patches: [
+      patch(OPERATION, 'entityTag(serialized.data))', 'entityTag(serialized.data.slice(0, 100)))'),
+      patch(OPERATION, 'entityTag(pagination === undefined ? data :', 'entityTag(pagination === undefined ? data.slice(0, 100) :'),
+    ],
     // Kept in columns, a book shows its long author id before its title: the examples' PUT and PATCH change the tag no more.
     fails: /no longer matches its old ETag|property: random sequences .* keep authors's invariants/,
   },
