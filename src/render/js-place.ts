@@ -14,6 +14,9 @@ import { OutOfForm, PRINT_WIDTH } from './prettier-form.js';
 /** A line the template wrote: names from a spec beyond ASCII (`'café'` as a key, which prettier writes bare) are left to prettier. */
 const ASCII_LINE = /^[\x20-\x7e]*$/;
 
+/** `export const name: Type =`, its value on the next line: prettier has nowhere to break it, and leaves it past the margin. */
+const UNBREAKABLE_HEAD = /^(export )?const [A-Za-z_$][\w$]*: [A-Za-z_$][\w$]* =$/;
+
 /** The values a render marked, under a mark no text from a spec can hold. */
 export class JsMarks {
   readonly values: unknown[] = [];
@@ -43,8 +46,8 @@ export class JsMarks {
 
   /**
    * Whether the lines the template wrote itself (those with no value) are as
-   * prettier leaves them, as far as a line shows it: within the margin, in
-   * ASCII, no double-quoted string and no space at the end. A name
+   * prettier leaves them, as far as a line shows it: within the margin (or a
+   * head prettier cannot break), in ASCII, no double-quoted string and no space at the end. A name
    * from a spec can make a template's line too long; prettier would break it.
    * Comments are prettier's to keep as they are. An empty block or list the
    * template opened and closed on two lines (a spec of no operations) prettier writes `{}`.
@@ -53,7 +56,7 @@ export class JsMarks {
     if (/[{[]\n *[}\]]/.test(text)) return false;
     for (const line of text.split('\n')) {
       if (line.includes(this.mark) || /^\s*(\/\/|\/\*|\*)/.test(line)) continue;
-      if (line.length > PRINT_WIDTH || /"|\s$/.test(line) || !ASCII_LINE.test(line)) return false;
+      if ((line.length > PRINT_WIDTH && !UNBREAKABLE_HEAD.test(line)) || /"|\s$/.test(line) || !ASCII_LINE.test(line)) return false;
     }
     return true;
   }

@@ -59,9 +59,16 @@ export class ArrowBody extends SelfPrinting {
     const { text } = this.code;
     if (at.column + text.length + at.rest <= PRINT_WIDTH) return text;
     const indent = at.indent + 2;
+    const margin = `\n${' '.repeat(indent)}`;
     // The arrow must fit where it is (its line ends at `=>`), and the body on its own line, or prettier breaks more.
-    if (at.column - 1 > PRINT_WIDTH || indent + text.length + at.rest > PRINT_WIDTH) return outOfForm('an arrow body that breaks');
-    return `\n${' '.repeat(indent)}${text}`;
+    if (at.column - 1 > PRINT_WIDTH) return outOfForm('an arrow past the margin');
+    if (indent + text.length + at.rest <= PRINT_WIDTH) return `${margin}${text}`;
+    // `left !== undefined`: prettier breaks after the operator, both lines at the body's indent.
+    const comparison = /^(.+) (!==|===) (undefined|null)$/.exec(text);
+    if (comparison && indent + comparison[1]!.length + 4 <= PRINT_WIDTH && indent + comparison[3]!.length + at.rest <= PRINT_WIDTH) {
+      return `${margin}${comparison[1]} ${comparison[2]}${margin}${comparison[3]}`;
+    }
+    return outOfForm('an arrow body that breaks');
   }
 
   plain(): string {

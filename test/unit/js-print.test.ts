@@ -174,6 +174,8 @@ describe('js-print: an arrow function’s body', () => {
     ['on the arrow’s line where it fits', 'listBooks', 'store.books.list(request)'],
     ['below the arrow where it does not', `list${'Books'.repeat(8)}`, `store.${'books'.repeat(9)}.list(request)`],
     ['below the arrow, exactly at the margin', `list${'B'.repeat(40)}`, `(await store.${'b'.repeat(63)}.list(request))?.id`],
+    ['a comparison broken after its operator', `replace${'B'.repeat(40)}`, `(await store.${'b'.repeat(55)}.replace(request)) !== undefined`],
+    ['a comparison whose left side ends at the margin', `replace${'B'.repeat(40)}`, `(await store.${'b'.repeat(61)}.replace(request)) !== undefined`],
   ])('%s: as prettier prints it', async (_, name, body) => {
     const marks = new JsMarks();
     const { text, inForm } = marks.place(handlers(name, body, marks));
@@ -185,6 +187,7 @@ describe('js-print: an arrow function’s body', () => {
   test('a body too long even below the arrow, or an arrow past the margin, is left to prettier', () => {
     for (const [name, body] of [
       ['listBooks', `store.${'b'.repeat(100)}.list(request)`],
+      ['replaceBooks', `(await store.${'b'.repeat(62)}.replace(request)) !== undefined`],
       [`list${'B'.repeat(80)}`, 'store.books.list(request)'],
     ]) {
       const marks = new JsMarks();

@@ -71,6 +71,12 @@ const CORPUS = spec({
   AllOfWithObject: { allOf: [ref('Plain'), { type: 'object', properties: { extra: { type: 'boolean' } } }] },
   AllOfRefsThenObject: { allOf: [ref('Plain'), ref('NullableObject'), { type: 'object', properties: { extra: { type: 'boolean' } } }] },
   AllOfObjectThenRef: { allOf: [{ type: 'object', properties: { extra: { type: 'boolean' } } }, ref('Plain')] },
+  // An object with properties and additionalProperties is `({ … } & { … })` inside the allOf's intersection.
+  AllOfRefThenOpenObject: { allOf: [ref('Plain'), { type: 'object', properties: { extra: { type: 'boolean' } }, additionalProperties: true }] },
+  AllOfOpenObjectThenRef: { allOf: [{ type: 'object', properties: { extra: { type: 'boolean' } }, additionalProperties: { type: 'string' } }, ref('Plain'), ref('ShortEnum')] },
+  // openapi-typescript's `{ … } & (unknown | unknown)` for an object with an anyOf of required lists; its union last, on the `}` line.
+  ObjectWithAnyOfRequired: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] },
+  AllOfOpenObjects: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true }, { type: 'object', properties: { b: { type: 'string' } }, additionalProperties: true }] },
   NullableUnionOfRefs: { nullable: true, oneOf: long('x', 4).map(() => ref('AllOfRefsThenObject')).concat([ref('AllOfWithObject'), ref('ArrayOfNullableObject')]) },
   Quotes: { type: 'string', enum: ["it's", 'say "hi"', 'back\\slash', `'"'`, '""\''] },
   European: { type: 'string', enum: ['Café', 'naïve – “quoted” ‘text’', 'Ελληνικά', 'кириллица', '€5', 'tab\there', 'line\nbreak'] },
@@ -124,6 +130,16 @@ describe('types printed in prettier’s form', () => {
     expect(handedOver).toBeLessThan(800);
   });
 
+  test('an intersection whose last member, a union, breaks: left to prettier, and as prettier prints it', async () => {
+    const document = spec({
+      Plain: { type: 'object', properties: { a: { type: 'string' } } },
+      ObjectThenLongUnion: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { oneOf: long('Plain', 12).map(() => ref('Plain')).concat([{ type: 'string', enum: long('member', 6) }]) }] },
+    });
+    const { text, handedOver } = await printed(document);
+    expect(text).toBe(await byPrettier(document));
+    expect(handedOver).toBeGreaterThan(0);
+  });
+
   test('an array of one negative number: valid TypeScript, where openapi-typescript’s `-1[]` does not parse', async () => {
     const document = spec({ Negative: { type: 'array', items: { type: 'integer', enum: [-1] } } });
     await expect(byPrettier(document)).rejects.toThrow(/Unexpected token/);
@@ -152,6 +168,7 @@ describe('types printed in prettier’s form', () => {
         fc.record({ oneOf: fc.array(tie('schema'), { minLength: 1, maxLength: 5 }), nullable: fc.boolean() }),
         fc.record({ allOf: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }) }),
         fc.record({ type: fc.constant('object'), additionalProperties: tie('schema') }),
+        fc.record({ type: fc.constant('object'), properties: fc.dictionary(name, tie('schema'), { minKeys: 1, maxKeys: 3 }), additionalProperties: fc.oneof(fc.constant(true), tie('schema')) }),
       ),
     }));
     await fc.assert(

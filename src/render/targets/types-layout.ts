@@ -179,26 +179,44 @@ function intersectionLayout(intersection: TS.IntersectionTypeNode, at: Place, ho
   let column = at.column + open.length;
   let wasIndented = false;
   members.forEach((member, index) => {
-    // A member whose layout depends on what follows it is not modelled here.
-    if (!ts.isTypeLiteralNode(member) && fixedOf(member) === undefined) outOfForm('an intersection member that breaks');
+    const last = index === members.length - 1;
+    // What follows the last member on its line is known; before that, only members whose layout ignores it are modelled.
+    const rest = last ? at.rest + close.length : 0;
+    const fixed = ts.isTypeLiteralNode(member) || isObjectsIntersection(member) || fixedOf(member) !== undefined;
+    if (!fixed && !last) outOfForm('an intersection member that breaks');
     const isObject = ts.isTypeLiteralNode(member);
     const previousIsObject = index > 0 && ts.isTypeLiteralNode(members[index - 1]!);
+    const laidOut = (place: Place) => {
+      const printed = layout(member, place, 'intersection');
+      // The last member, a union or intersection, is modelled on one line: `} & (A | B);`.
+      if (!fixed && printed.includes('\n')) outOfForm('an intersection member that breaks');
+      return printed;
+    };
     let piece: string;
     if (index === 0) {
-      piece = layout(member, { indent: at.indent, column, rest: 0 }, 'intersection');
+      piece = laidOut({ indent: at.indent, column, rest });
     } else if (isObject && previousIsObject) {
-      piece = ` & ${layout(member, { indent: at.indent + (wasIndented ? 2 : 0), column: column + 3, rest: 0 }, 'intersection')}`;
+      piece = ` & ${laidOut({ indent: at.indent + (wasIndented ? 2 : 0), column: column + 3, rest })}`;
     } else if (!isObject && !previousIsObject) {
       const indent = at.indent + 2;
-      piece = ` &\n${' '.repeat(indent)}${layout(member, { indent, column: indent, rest: 0 }, 'intersection')}`;
+      piece = ` &\n${' '.repeat(indent)}${laidOut({ indent, column: indent, rest })}`;
     } else {
       if (index > 1) wasIndented = true;
-      piece = ` & ${layout(member, { indent: at.indent + (index > 1 ? 2 : 0), column: column + 3, rest: 0 }, 'intersection')}`;
+      piece = ` & ${laidOut({ indent: at.indent + (index > 1 ? 2 : 0), column: column + 3, rest })}`;
     }
     text += piece;
     column = columnAfter(piece, column);
   });
   return text + close;
+}
+
+/**
+ * `({ … } & { … })` inside an intersection (an object with properties and
+ * additionalProperties, in an allOf): its objects are expanded whatever
+ * follows them, so its layout does not depend on the rest of the line.
+ */
+function isObjectsIntersection(type: TS.TypeNode): boolean {
+  return ts.isIntersectionTypeNode(type) && intersectionMembers(type).every((member) => ts.isTypeLiteralNode(member));
 }
 
 /** `Name<A, B>`: on one line when it fits; a lone object argument hugged. */

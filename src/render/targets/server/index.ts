@@ -11,6 +11,7 @@ import { commentText, fileStem } from '../../../model/names.js';
 import { PACKAGE_ROOT } from '../../../resources.js';
 import { byText } from '../../../order.js';
 import { jsonFile, linesFile, runtimeFile, templateFile, type OutputFile, type RenderInput, type Target } from '../../target.js';
+import { PRINT_WIDTH } from '../../prettier-form.js';
 import { compileValidatorsBeside, validatorInputs, type ValidatorSources } from './validators.js';
 import { nextMigration } from './migrations.js';
 import { storageModelOf } from './storage.js';
@@ -212,6 +213,8 @@ function handlerScaffolds(view: ServerView, scaffold: Scaffold): OutputFile[] {
     scaffold(`src/handlers/${group.file}.ts`, 'handlers/resource.ts.hbs', {
       ...group,
       notImplemented: group.operations.some((operation) => !operation.storeCall),
+      // Past the margin, prettier moves the object to the next line; the template writes it there.
+      declarationFits: `export const ${group.identifier}: ${group.interfaceName} = {`.length <= PRINT_WIDTH,
     }),
   );
 }
