@@ -138,6 +138,15 @@ describe('values a server makes', () => {
     expect(requiredResponseValuesOf(document, schema)).toEqual({ url: 'https://example.com/resource', archived_at: null });
   });
 
+  test('asked again for the same schema: the same values, each caller its own copy', () => {
+    const schema = { type: 'object', required: ['meta'], properties: { meta: { type: 'object', required: ['tags'], properties: { tags: { type: 'array', items: { type: 'string' } } } } } };
+    const first = requiredResponseValuesOf(document, schema);
+    expect(first).toEqual({ meta: { tags: ['sample'] } });
+    (first.meta as { tags: string[] }).tags.push('changed by a caller');
+    first.added = 1;
+    expect(requiredResponseValuesOf(document, schema)).toEqual({ meta: { tags: ['sample'] } });
+  });
+
   test('samples of several answers merge member by member; the first scalar wins', () => {
     expect(mergeSamples([{ code: 1, result: { token: 'a' } }, { code: 2, result: { user: 'b' } }])).toEqual({ code: 1, result: { token: 'a', user: 'b' } });
     // One answer allows null where another requires a value (GitHub's `pushed_at`): the value fits both.
@@ -319,6 +328,21 @@ describe('what defeats the sampler is named, with its place in the spec', () => 
     expect(sample).toBeUndefined();
     expect(defeatText(defeat!)).toBe('`pattern` at #/components/schemas/Book/properties/code');
     expect(requestSampleOf(books, { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^(?=x)y' } } }).defeat).toEqual({ keyword: 'pattern', at: '#/properties/code' });
+  });
+
+  test('a rule in a schema a $ref names, at its place in that schema (not where the $ref stands)', () => {
+    const parts: OpenApiDocument = {
+      ...document,
+      components: {
+        schemas: {
+          P1: { type: 'object', maxProperties: 1, required: ['x'], properties: { x: { type: 'string' } } },
+          P2: { type: 'object', required: ['y'], properties: { y: { type: 'string' } } },
+          Both: { allOf: [ref('P1'), ref('P2')] },
+        },
+      },
+    };
+    expect(requestSampleOf(parts, ref('Both')).defeat).toEqual({ keyword: 'maxProperties', at: '#/components/schemas/P1' });
+    expect(requestSampleOf(parts, { type: 'object', required: ['f'], properties: { f: ref('Both') } }).defeat).toEqual({ keyword: 'maxProperties', at: '#/components/schemas/P1' });
   });
 
   test('a keyword the sampler does not read, found by the validator, at its place below the property', () => {

@@ -74,8 +74,13 @@ const CORPUS = spec({
   // An object with properties and additionalProperties is `({ … } & { … })` inside the allOf's intersection.
   AllOfRefThenOpenObject: { allOf: [ref('Plain'), { type: 'object', properties: { extra: { type: 'boolean' } }, additionalProperties: true }] },
   AllOfOpenObjectThenRef: { allOf: [{ type: 'object', properties: { extra: { type: 'boolean' } }, additionalProperties: { type: 'string' } }, ref('Plain'), ref('ShortEnum')] },
-  // openapi-typescript's `{ … } & (unknown | unknown)` for an object with an anyOf of required lists; its union last, on the `}` line.
-  ObjectWithAnyOfRequired: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] },
+  // openapi-typescript's `{ … } & (unknown | unknown)` for an object with a oneOf of required lists: its union last, on the `}` line.
+  ObjectWithOneOfRequired: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }] },
+  // `} & (components['schemas']['R…'] | string);` ending at the margin, and one past it (prettier breaks that union).
+  ObjectThenUnionAtMargin: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { oneOf: [ref('R'.repeat(55)), { type: 'string' }] }] },
+  ObjectThenUnionPastMargin: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { oneOf: [ref('R'.repeat(56)), { type: 'string' }] }] },
+  ['R'.repeat(55)]: { type: 'string' },
+  ['R'.repeat(56)]: { type: 'string' },
   AllOfOpenObjects: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true }, { type: 'object', properties: { b: { type: 'string' } }, additionalProperties: true }] },
   NullableUnionOfRefs: { nullable: true, oneOf: long('x', 4).map(() => ref('AllOfRefsThenObject')).concat([ref('AllOfWithObject'), ref('ArrayOfNullableObject')]) },
   Quotes: { type: 'string', enum: ["it's", 'say "hi"', 'back\\slash', `'"'`, '""\''] },
