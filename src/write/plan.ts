@@ -5,7 +5,7 @@
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { FileKind, OutputFile } from '../render/index.js';
-import { sha256 } from '../hash.js';
+import { sha256, utf8 } from '../hash.js';
 import { originPath, SPECFORGE_DIR, type FileRecord, type Manifest } from './manifest.js';
 import { byPath, byText } from '../order.js';
 
@@ -25,6 +25,8 @@ export interface Action {
   kind: FileKind | 'origin';
   change: Change;
   contents?: string;
+  /** `contents` in UTF-8, encoded once for its hash and its write (GitHub's 54 MB: about 0.2 s each time). */
+  bytes?: Uint8Array;
   sha256?: string;
   /** Where the file on disk is copied before it is overwritten or deleted: someone's work is in it. */
   backupTo?: string;
@@ -66,7 +68,8 @@ export function planWrite({ files, previous, disk, force, outDir, untouched }: P
   const manifestFiles: Manifest['files'] = {};
 
   for (const file of files) {
-    const hash = sha256(file.contents);
+    const bytes = utf8(file.contents);
+    const hash = sha256(bytes);
     const onDisk = disk.get(file.path);
     const recorded = previous?.files[file.path]?.sha256;
     let change: Change;
@@ -77,7 +80,7 @@ export function planWrite({ files, previous, disk, force, outDir, untouched }: P
     else change = force ? 'overwrite' : 'conflict';
     if (change === 'conflict') conflicts.push(conflictFor({ path: file.path, ours: recorded !== undefined, outDir, verb: 'overwrite' }));
     const backup = change === 'overwrite' ? { backupTo: backupPath(file.path, onDisk!) } : {};
-    actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, sha256: hash, ...backup });
+    actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, bytes, sha256: hash, ...backup });
     if (file.kind === 'generated') manifestFiles[file.path] = { kind: file.kind, sha256: hash };
     else {
       const origin = scaffoldOrigin({ file, hash, change, recorded, originOnDisk: disk.get(originPath(file.path)), untouched: untouched?.get(file.path) });

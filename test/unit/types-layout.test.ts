@@ -138,7 +138,7 @@ describe('types printed in prettier’s form', () => {
   test('an intersection whose last member, a union, breaks: left to prettier, and as prettier prints it', async () => {
     const document = spec({
       Plain: { type: 'object', properties: { a: { type: 'string' } } },
-      ObjectThenLongUnion: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { oneOf: long('Plain', 12).map(() => ref('Plain')).concat([{ type: 'string', enum: long('member', 6) }]) }] },
+      ObjectThenLongUnion: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { oneOf: [...long('Plain', 12).map(() => ref('Plain')), { type: 'string', enum: long('member', 6) }] }] },
     });
     const { text, handedOver } = await printed(document);
     expect(text).toBe(await byPrettier(document));
