@@ -51,30 +51,52 @@ function pathOf(place: Place | undefined): string[] {
  * The first problem with a parsed document's shape: nested deeper than
  * MAX_DEPTH, a key holding a NUL character, or more values than the text
  * can hold without alias expansion. Iterative, and it stops at the first
- * problem, so it is linear in the text whatever the document is.
+ * problem, so it is linear in the text whatever the document is. A document
+ * with no problem (nearly all) is walked once without keeping places; one
+ * with a problem is walked again to name where it stands.
  */
 export function shapeProblem(value: unknown, file: string, textLength: number): Diagnostic | undefined {
   const budget = valueBudget(textLength);
-  let values = 0;
-  const pending: { value: unknown; depth: number; place: Place | undefined }[] = [{ value, depth: 0, place: undefined }];
-  while (pending.length > 0) {
-    const { value: node, depth, place } = pending.pop()!;
-    if (++values > budget) {
-      return diagnostic('SPEC_ALIAS_EXPANSION', `YAML aliases expand the document to more than ${budget} values (its text has ${textLength} characters)`, {
-        file,
-        pointer: toPointer(pathOf(place)),
-      });
-    }
+  if (shapeFault(value, budget, false) === undefined) return undefined;
+  const { code, place, key } = shapeFault(value, budget, true)!;
+  const pointer = toPointer(pathOf(place));
+  switch (code) {
+    case 'SPEC_ALIAS_EXPANSION':
+      return diagnostic(code, `YAML aliases expand the document to more than ${budget} values (its text has ${textLength} characters)`, { file, pointer });
+    case 'SPEC_TOO_DEEP':
+      return diagnostic(code, `The document is nested more than ${MAX_DEPTH} levels deep here`, { file, pointer });
+    case 'SPEC_NUL_CHARACTER':
+      // Placed at the object that holds the key: a pointer with the NUL in it would print it.
+      return diagnostic(code, `A key contains a NUL character (${JSON.stringify(key)})`, { file, pointer });
+  }
+}
+
+interface ShapeFault {
+  code: 'SPEC_ALIAS_EXPANSION' | 'SPEC_TOO_DEEP' | 'SPEC_NUL_CHARACTER';
+  /** Where it stands; kept only when the walk was asked to keep places. */
+  place: Place | undefined;
+  key?: string;
+}
+
+/** The first fault in walking order; the same fault whether places are kept or not. */
+function shapeFault(root: unknown, budget: number, keepPlaces: boolean): ShapeFault | undefined {
+  // Parallel stacks, not an object per value: GitHub's spec has 1.6 million values.
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  const places: (Place | undefined)[] = [undefined];
+  let count = 0;
+  while (values.length > 0) {
+    const node = values.pop();
+    const depth = depths.pop()!;
+    const place = keepPlaces ? places.pop() : undefined;
+    if (++count > budget) return { code: 'SPEC_ALIAS_EXPANSION', place };
     if (typeof node !== 'object' || node === null) continue;
-    if (depth >= MAX_DEPTH) {
-      return diagnostic('SPEC_TOO_DEEP', `The document is nested more than ${MAX_DEPTH} levels deep here`, { file, pointer: toPointer(pathOf(place)) });
-    }
-    for (const [key, child] of Object.entries(node)) {
-      if (key.includes('\u0000')) {
-        // Placed at the object that holds the key: a pointer with the NUL in it would print it.
-        return diagnostic('SPEC_NUL_CHARACTER', `A key contains a NUL character (${JSON.stringify(key)})`, { file, pointer: toPointer(pathOf(place)) });
-      }
-      pending.push({ value: child, depth: depth + 1, place: { token: key, parent: place } });
+    if (depth >= MAX_DEPTH) return { code: 'SPEC_TOO_DEEP', place };
+    for (const key of Object.keys(node)) {
+      if (key.includes('\u0000')) return { code: 'SPEC_NUL_CHARACTER', place, key };
+      values.push((node as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
+      if (keepPlaces) places.push({ token: key, parent: place });
     }
   }
   return undefined;

@@ -17,3 +17,11 @@ test('a text hashes as its UTF-8 bytes, beyond ASCII and with a lone surrogate a
     expect(Buffer.from(utf8(text)).equals(Buffer.from(text, 'utf8'))).toBe(true);
   }
 });
+
+test('a spec\'s bytes hash as its text, whichever way the bytes are taken: CRLF, a BOM, beyond ASCII, not UTF-8 at all', () => {
+  const texts = ['openapi: 3.1.0\r\ninfo: {}\r\n', '\ufeffopenapi: 3.1.0\n', 'title: café ☕ 𝄞\n', 'a\rb\n'];
+  for (const text of texts) expect(specHash(Buffer.from(text, 'utf8'))).toBe(specHash(text));
+  const notUtf8 = Buffer.from([0x61, 0xff, 0x0a]); // decodes to "a\ufffd\n"
+  expect(specHash(notUtf8)).toBe(specHash(notUtf8.toString('utf8')));
+  expect(specHash(Buffer.from([0x61, 0xff, 0x0d, 0x0a]))).toBe(specHash('a\ufffd\n'));
+});
