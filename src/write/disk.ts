@@ -76,7 +76,8 @@ export function recordOrigin(outDir: string, scaffold: string, contents: string,
 export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void {
   const actions = [...plan.actions, ...plan.origins];
   for (const action of actions) if (action.change === 'delete') carryOut(outDir, action);
-  const folders = new Set<string>(); // made already: no deletion comes after the first write
+  // Folders this run checked or made: no deletion comes after the first write, so they stay plain folders.
+  const folders = new Set<string>();
   for (const action of actions) if (action.change !== 'delete') carryOut(outDir, action, folders);
   refuseObstacles(outDir, [MANIFEST_PATH]);
   writeAtomically(join(outDir, MANIFEST_PATH), serializeManifest(manifest));
@@ -84,7 +85,7 @@ export function applyPlan(outDir: string, plan: Plan, manifest: Manifest): void 
 
 function carryOut(outDir: string, action: Plan['actions'][number], folders?: Set<string>): void {
   // Checked again as each is carried out: deletions may have changed what lies on the way.
-  refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])]);
+  refuseObstacles(outDir, [action.path, ...(action.backupTo === undefined ? [] : [action.backupTo])], folders);
   const file = join(outDir, action.path);
   if (action.backupTo !== undefined) backup(file, join(outDir, action.backupTo));
   switch (action.change) {
@@ -103,10 +104,10 @@ function carryOut(outDir: string, action: Plan['actions'][number], folders?: Set
 }
 
 /** Stops the run, naming each, if any path is not a plain file (or nothing yet) reached through plain folders below outDir. */
-function refuseObstacles(outDir: string, paths: readonly string[]): void {
+function refuseObstacles(outDir: string, paths: readonly string[], folders?: Set<string>): void {
   const found = new Map<string, Diagnostic>(); // one per obstacle: a linked folder stands in the way of many files
   for (const path of paths) {
-    const problem = obstacle(outDir, path);
+    const problem = obstacle(outDir, path, folders);
     if (problem) found.set(problem.message, problem);
   }
   if (found.size > 0) throw new SpecforgeError([...found.values()]);
@@ -116,24 +117,27 @@ function refuseObstacles(outDir: string, paths: readonly string[]): void {
  * What stands in the way of reading or replacing `path` below outDir: a path
  * that is not portable or leaves outDir, a symbolic link at any step, a file
  * where a folder should be, or anything but a plain file at the end.
+ * `folders`: those known to be plain folders already, and where to note more.
  */
-function obstacle(outDir: string, path: string): Diagnostic | undefined {
+function obstacle(outDir: string, path: string, folders?: Set<string>): Diagnostic | undefined {
   const problem = outsideOutProblem(path);
   if (problem) return diagnostic('OUTPUT_PATH_INVALID', `${JSON.stringify(path)} ${problem}`, { file: outDir });
   const segments = path.split('/');
   let current = outDir;
   for (const [index, segment] of segments.entries()) {
     current = join(current, segment);
+    const last = index === segments.length - 1;
+    if (!last && folders?.has(current)) continue;
     const stat = lstatSync(current, { throwIfNoEntry: false });
     if (stat === undefined) return undefined; // nothing further exists
     const at = segments.slice(0, index + 1).join('/');
     if (stat.isSymbolicLink()) {
       return diagnostic('OUTPUT_SYMLINK', `${at} is a symbolic link; specforge never reads, writes or deletes through a link inside --out`, { file: current });
     }
-    const last = index === segments.length - 1;
     if (last ? !stat.isFile() : !stat.isDirectory()) {
       return diagnostic('OUTPUT_NOT_OURS', `${at} is in the way of ${path}: it is not a ${last ? 'file' : 'folder'}`, { file: current });
     }
+    if (!last) folders?.add(current);
   }
   return undefined;
 }

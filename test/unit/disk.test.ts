@@ -88,6 +88,16 @@ describe('applyPlan', () => {
     expect(readFileSync(join(work.dir, 'victim.txt'), 'utf8')).toBe('victim\n');
   });
 
+  test('a folder link below --out stops the writes through it, however many files lie behind it', () => {
+    mkdirSync(join(work.dir, 'elsewhere'));
+    mkdirSync(join(out, 'a'));
+    symlinkSync('../../elsewhere', join(out, 'a/linked'));
+    const actions = ['a/first.ts', 'a/linked/x.ts', 'a/linked/y.ts'].map((path) => ({ path, kind: 'generated' as const, change: 'create' as const, contents: path }));
+    expect(() => applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest)).toThrow(expect.objectContaining({ diagnostics: [expect.objectContaining({ code: 'OUTPUT_SYMLINK' })] }));
+    expect(readFileSync(join(out, 'a/first.ts'), 'utf8')).toBe('a/first.ts');
+    expect(readdirSync(join(work.dir, 'elsewhere'))).toEqual([]);
+  });
+
   test('many files in several folders, each whole, no temporary file left', () => {
     const actions = Array.from({ length: 100 }, (_, index) => ({ path: `d${index % 7}/f${index}.ts`, kind: 'generated' as const, change: 'create' as const, contents: `file ${index} `.repeat(index + 1) }));
     applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);

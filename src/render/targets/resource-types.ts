@@ -239,21 +239,45 @@ export function storedParentOf(resource: ResourceModel, resources: ReadonlyMap<s
  * top-level path joined (`/books/{book_id}/reviews` is under `authors/books`).
  */
 export function parentResourceOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>): ResourceModel | undefined {
-  const parentKey = resource.parents.map((p) => p.collection).join('/');
-  return resources.get(parentKey) ?? reachedAsIndex(resources).get(parentKey);
+  const family = familyOf(resources);
+  return family.parents.has(resource) ? family.parents.get(resource) : parentFound(resource, resources, family.reachedAs);
 }
 
-/** Per map of resources (made once per view, never changed): the first resource each joined key reaches. GitHub asks 700,000 times. */
-const reachedAsIndexes = new WeakMap<ReadonlyMap<string, ResourceModel>, Map<string, ResourceModel>>();
+/** The resources whose parent `resource` is, in the map's order. */
+export function childResourcesOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>): readonly ResourceModel[] {
+  return familyOf(resources).children.get(resource) ?? [];
+}
 
-function reachedAsIndex(resources: ReadonlyMap<string, ResourceModel>): Map<string, ResourceModel> {
-  let index = reachedAsIndexes.get(resources);
-  if (!index) {
-    index = new Map();
-    for (const candidate of resources.values()) for (const key of candidate.reachedAs ?? []) if (!index.has(key)) index.set(key, candidate);
-    reachedAsIndexes.set(resources, index);
+function parentFound(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>, reachedAs: ReadonlyMap<string, ResourceModel>): ResourceModel | undefined {
+  const parentKey = resource.parents.map((p) => p.collection).join('/');
+  return resources.get(parentKey) ?? reachedAs.get(parentKey);
+}
+
+interface Family {
+  /** The first resource each joined key reaches. */
+  reachedAs: Map<string, ResourceModel>;
+  parents: Map<ResourceModel, ResourceModel | undefined>;
+  children: Map<ResourceModel, ResourceModel[]>;
+}
+
+/** Per map of resources (made once per view, never changed), found once: GitHub asks for parents 700,000 times. */
+const families = new WeakMap<ReadonlyMap<string, ResourceModel>, Family>();
+
+function familyOf(resources: ReadonlyMap<string, ResourceModel>): Family {
+  let family = families.get(resources);
+  if (family) return family;
+  family = { reachedAs: new Map(), parents: new Map(), children: new Map() };
+  for (const candidate of resources.values()) for (const key of candidate.reachedAs ?? []) if (!family.reachedAs.has(key)) family.reachedAs.set(key, candidate);
+  for (const resource of resources.values()) {
+    const parent = parentFound(resource, resources, family.reachedAs);
+    family.parents.set(resource, parent);
+    if (!parent) continue;
+    const siblings = family.children.get(parent);
+    if (siblings) siblings.push(resource);
+    else family.children.set(parent, [resource]);
   }
-  return index;
+  families.set(resources, family);
+  return family;
 }
 
 /**

@@ -16,7 +16,7 @@ import { fillsDefaults } from './validators.js';
 import { ArrowBody, AssignedCall, Call, Code, SPREAD } from '../../js-print.js';
 import { MethodSignature, PropertySignature } from '../../type-print.js';
 import { NamedImports } from '../../import-print.js';
-import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, keyFieldOf, typesModulePath, typesNamespace } from '../resource-types.js';
+import { answerOf, answeredFieldsOf, answeredItemSchemasOf, bodySchemaOf, itemTypeName, operationDoc, operationTypeNames, sparseFieldsetOf, STORE_METHODS, storedKindOf, storedParentOf, storedResourceKeys, serverShapedFieldsOf, nonNullFieldsOf, parentParamsNamed, parentResourceOf, childResourcesOf, keyFieldOf, typesModulePath, typesNamespace } from '../resource-types.js';
 
 export interface RouteView {
   operationId: string;
@@ -458,9 +458,9 @@ function relationsOf(resource: ResourceModel, resources: Map<string, ResourceMod
   const parentResource = parent && parentResourceOf(resource, resources);
   const parentRead = parentResource && operationOf(model, parentResource, 'read');
   if (parent && parentRead) relations.push({ name: singular(parent.collection), operationId: parentRead });
-  for (const child of resources.values()) {
+  for (const child of childResourcesOf(resource, resources)) {
     const last = child.parents.at(-1);
-    if (!last || parentResourceOf(child, resources) !== resource || last.idParams.length !== 1) continue;
+    if (!last || last.idParams.length !== 1) continue;
     const list = operationOf(model, child, 'list');
     if (list) relations.push({ name: child.key.split('/').at(-1)!, operationId: list, itemParam: last.idParams[0]! });
   }
