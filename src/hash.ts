@@ -24,7 +24,7 @@ export function utf8(text: string): Uint8Array {
  */
 export function specHash(content: string | Buffer): string {
   // Bytes with no CR that decode as they are hash as their text would: GitHub's 13 MB spec need not be decoded and encoded again (0.2 s).
-  if (typeof content !== 'string' && !content.includes(CR) && isUtf8(content)) return sha256(content);
+  if (Buffer.isBuffer(content) && !content.includes(CR) && isUtf8(content)) return sha256(content);
   return sha256(content.toString().replace(/\r\n/g, '\n'));
 }
 

@@ -318,7 +318,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const plan = planWrite(planInput({ files, previous, disk, force: options.force === true, outDir }, options.outDir));
     const refusals = [...revert, ...plan.conflicts];
     if (refusals.length > 0 && !options.dryRun) throw new SpecforgeError(refusals);
-    if (!options.dryRun) applyPlan(outDir, plan, manifestFor({ sources, resources, templates, files: plan.files, operations }));
+    if (!options.dryRun) await applyPlan(outDir, plan, manifestFor({ sources, resources, templates, files: plan.files, operations }));
     const packageJson = keptPackageJson(outDir, plan, options);
     const changes = operationChanges(previous?.operations, operations);
     const inputs = sources.all.map((file) => file.path);

@@ -58,6 +58,7 @@ function pathOf(place: Place | undefined): string[] {
 export function shapeProblem(value: unknown, file: string, textLength: number): Diagnostic | undefined {
   const budget = valueBudget(textLength);
   if (shapeFault(value, budget, false) === undefined) return undefined;
+  // The same walk in the same order: it stops at the same fault, now with its place.
   const { code, place, key } = shapeFault(value, budget, true)!;
   const pointer = toPointer(pathOf(place));
   switch (code) {

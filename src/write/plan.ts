@@ -80,7 +80,8 @@ export function planWrite({ files, previous, disk, force, outDir, untouched }: P
     else change = force ? 'overwrite' : 'conflict';
     if (change === 'conflict') conflicts.push(conflictFor({ path: file.path, ours: recorded !== undefined, outDir, verb: 'overwrite' }));
     const backup = change === 'overwrite' ? { backupTo: backupPath(file.path, onDisk!) } : {};
-    actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, bytes, sha256: hash, ...backup });
+    const written = change === 'create' || change === 'update' || change === 'overwrite';
+    actions.push({ path: file.path, kind: file.kind, change, contents: file.contents, ...(written ? { bytes } : {}), sha256: hash, ...backup });
     if (file.kind === 'generated') manifestFiles[file.path] = { kind: file.kind, sha256: hash };
     else {
       const origin = scaffoldOrigin({ file, hash, change, recorded, originOnDisk: disk.get(originPath(file.path)), untouched: untouched?.get(file.path) });

@@ -64,48 +64,48 @@ describe('writeAtomically', () => {
 });
 
 describe('applyPlan', () => {
-  test('a deletion removes the folders it emptied, never --out itself nor anything beside it', () => {
+  test('a deletion removes the folders it emptied, never --out itself nor anything beside it', async () => {
     mkdirSync(join(out, 'a/b'), { recursive: true });
     writeFileSync(join(out, 'a/b/c.ts'), 'c');
     mkdirSync(join(work.dir, 'out2'));
-    applyPlan(out, { actions: [{ path: 'a/b/c.ts', kind: 'generated', change: 'delete' }], origins: [], conflicts: [], files: {} }, manifest);
+    await applyPlan(out, { actions: [{ path: 'a/b/c.ts', kind: 'generated', change: 'delete' }], origins: [], conflicts: [], files: {} }, manifest);
     expect(readdirSync(out)).toEqual(['.specforge']);
     expect(existsSync(join(work.dir, 'out2'))).toBe(true);
   });
 
-  test('a backup never replaces a file already at its name, nor goes through a link', () => {
+  test('a backup never replaces a file already at its name, nor goes through a link', async () => {
     writeFileSync(join(out, 'a.ts'), 'edited');
     mkdirSync(join(out, '.specforge/backup'), { recursive: true });
     writeFileSync(join(out, '.specforge/backup/a.ts.1'), 'first backup');
     const plan = { actions: [{ path: 'a.ts', kind: 'generated' as const, change: 'overwrite' as const, contents: 'new', backupTo: '.specforge/backup/a.ts.1' }], origins: [], conflicts: [], files: {} };
-    applyPlan(out, plan, manifest);
+    await applyPlan(out, plan, manifest);
     expect(readFileSync(join(out, '.specforge/backup/a.ts.1'), 'utf8')).toBe('first backup');
     expect(readFileSync(join(out, 'a.ts'), 'utf8')).toBe('new');
 
     symlinkSync('../../../victim.txt', join(out, '.specforge/backup/a.ts.2'));
     const linked = { ...plan, actions: [{ ...plan.actions[0]!, backupTo: '.specforge/backup/a.ts.2' }] };
-    expect(() => applyPlan(out, linked, manifest)).toThrow(expect.objectContaining({ diagnostics: [expect.objectContaining({ code: 'OUTPUT_SYMLINK' })] }));
+    await expect(applyPlan(out, linked, manifest)).rejects.toMatchObject({ diagnostics: [expect.objectContaining({ code: 'OUTPUT_SYMLINK' })] });
     expect(readFileSync(join(work.dir, 'victim.txt'), 'utf8')).toBe('victim\n');
   });
 
-  test('a folder link below --out stops the writes through it, however many files lie behind it', () => {
+  test('a folder link below --out stops the writes through it, however many files lie behind it', async () => {
     mkdirSync(join(work.dir, 'elsewhere'));
     mkdirSync(join(out, 'a'));
     symlinkSync('../../elsewhere', join(out, 'a/linked'));
     const actions = ['a/first.ts', 'a/linked/x.ts', 'a/linked/y.ts'].map((path) => ({ path, kind: 'generated' as const, change: 'create' as const, contents: path }));
-    expect(() => applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest)).toThrow(expect.objectContaining({ diagnostics: [expect.objectContaining({ code: 'OUTPUT_SYMLINK' })] }));
+    await expect(applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest)).rejects.toMatchObject({ diagnostics: [expect.objectContaining({ code: 'OUTPUT_SYMLINK' })] });
     expect(readFileSync(join(out, 'a/first.ts'), 'utf8')).toBe('a/first.ts');
     expect(readdirSync(join(work.dir, 'elsewhere'))).toEqual([]);
   });
 
-  test('many files in several folders, each whole, no temporary file left', () => {
+  test('many files in several folders, each whole, no temporary file left', async () => {
     const actions = Array.from({ length: 100 }, (_, index) => ({ path: `d${index % 7}/f${index}.ts`, kind: 'generated' as const, change: 'create' as const, contents: `file ${index} `.repeat(index + 1) }));
-    applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);
+    await applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);
     for (const action of actions) expect(readFileSync(join(out, action.path), 'utf8')).toBe(action.contents);
     expect(readdirSync(out, { recursive: true }).filter((name) => String(name).endsWith('.tmp'))).toEqual([]);
   });
 
-  test('a file gives way to a folder of its name, and a folder to a file, whatever order the plan lists them in', () => {
+  test('a file gives way to a folder of its name, and a folder to a file, whatever order the plan lists them in', async () => {
     writeFileSync(join(out, 'x'), 'a file');
     mkdirSync(join(out, 'y'));
     writeFileSync(join(out, 'y/z.ts'), 'in a folder');
@@ -115,16 +115,16 @@ describe('applyPlan', () => {
       { path: 'x', kind: 'generated' as const, change: 'delete' as const },
       { path: 'y/z.ts', kind: 'generated' as const, change: 'delete' as const },
     ];
-    applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);
+    await applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest);
     expect(readFileSync(join(out, 'x/inside.ts'), 'utf8')).toBe('now a folder');
     expect(readFileSync(join(out, 'y'), 'utf8')).toBe('now a file');
   });
 
-  test('a failed write stops the run: no later file is written, no manifest, no temporary file left', () => {
+  test('a failed write stops the run: no later file is written, no manifest, no temporary file left', async () => {
     mkdirSync(join(out, 'b.ts')); // a folder cannot be replaced by a file
     writeFileSync(join(out, 'b.ts/keep'), 'x');
     const actions = ['a.ts', 'b.ts', ...Array.from({ length: 20 }, (_, index) => `later/f${index}.ts`)].map((path) => ({ path, kind: 'generated' as const, change: 'create' as const, contents: path }));
-    expect(() => applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest)).toThrow();
+    await expect(applyPlan(out, { actions, origins: [], conflicts: [], files: {} }, manifest)).rejects.toThrow();
     expect(existsSync(join(out, '.specforge'))).toBe(false);
     expect(readFileSync(join(out, 'a.ts'), 'utf8')).toBe('a.ts');
     expect(existsSync(join(out, 'later'))).toBe(false);

@@ -25,3 +25,9 @@ test('a spec\'s bytes hash as its text, whichever way the bytes are taken: CRLF,
   expect(specHash(notUtf8)).toBe(specHash(notUtf8.toString('utf8')));
   expect(specHash(Buffer.from([0x61, 0xff, 0x0d, 0x0a]))).toBe(specHash('a\ufffd\n'));
 });
+
+test('the digests manifests already hold stay as they were (CRLF, a BOM, bytes that are not UTF-8)', () => {
+  expect(specHash(Buffer.from('openapi: 3.1.0\r\ninfo: {}\r\n'))).toBe('e7a2bc32d26efeb63745cf6b709dcb947bfa6478c5229d14050ca7d9bb3dd921');
+  expect(specHash(Buffer.from('\ufeffopenapi: 3.1.0\n', 'utf8'))).toBe('3e5d32b87bed5ed648500d9c9704a5ca6765cdece26b7bc9944d2dfc616922c6');
+  expect(specHash(Buffer.from([0x61, 0xff, 0x0a]))).toBe('ac8d6e1e901dac0630c12b995618b09b5711fe14ca07c2cd6dc97e0bb4f92616');
+});

@@ -81,7 +81,7 @@ export function conformanceView(model: ApiModel, document: OpenApiDocument): Con
   };
 }
 
-function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: ResourceModel, resources: Map<string, ResourceModel>, stored: ReadonlySet<string>): ResourcePlan {
+function resourcePlan(model: ApiModel, document: OpenApiDocument, resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>, stored: ReadonlySet<string>): ResourcePlan {
   const own = model.operations.filter((operation) => operation.resource === resource.key);
   const byKind = Object.fromEntries(own.filter((operation) => operation.kind !== 'other').map((operation) => [operation.kind, operation.operationId]));
   const create = own.find((operation) => operation.kind === 'create');
@@ -142,7 +142,7 @@ function parentItemParamsOf(resource: ResourceModel, parent: ResourceModel | und
   return named ? { parentItemParams: named } : {};
 }
 
-function operationPlan(model: ApiModel, document: OpenApiDocument, operation: OperationModel, resources: Map<string, ResourceModel>): OperationPlan {
+function operationPlan(model: ApiModel, document: OpenApiDocument, operation: OperationModel, resources: ReadonlyMap<string, ResourceModel>): OperationPlan {
   const { hasData, isList } = answerOf(operation);
   const schema = bodySchemaOf(document, operation);
   const { sample, defeat } = schema === undefined ? {} : requestSampleOf(document, schema);
@@ -237,7 +237,7 @@ function idParameterSchema(document: OpenApiDocument, operations: OperationModel
 }
 
 
-function testFiles(model: ApiModel, document: OpenApiDocument, resources: Map<string, ResourceModel>, plans: Record<string, ResourcePlan>): TestFileView[] {
+function testFiles(model: ApiModel, document: OpenApiDocument, resources: ReadonlyMap<string, ResourceModel>, plans: Record<string, ResourcePlan>): TestFileView[] {
   const files = new Map<string, TestFileView>();
   const methodsTested = new Set<string>();
   for (const operation of model.operations) {

@@ -308,7 +308,7 @@ interface RouteInput {
   operation: OperationModel;
   resource: ResourceModel | undefined;
   group: GroupView;
-  resources: Map<string, ResourceModel>;
+  resources: ReadonlyMap<string, ResourceModel>;
   validator: string;
 }
 
@@ -452,7 +452,7 @@ function returnType(operation: OperationModel, group: GroupView, types: TypeName
 }
 
 /** What `include` may name: the parent (`author`) and child collections (`books`), read through their own operations. */
-function relationsOf(resource: ResourceModel, resources: Map<string, ResourceModel>, model: ApiModel): RouteView['includes'] {
+function relationsOf(resource: ResourceModel, resources: ReadonlyMap<string, ResourceModel>, model: ApiModel): RouteView['includes'] {
   const relations: RouteView['includes'] = [];
   const parent = resource.parents.at(-1);
   const parentResource = parent && parentResourceOf(resource, resources);
@@ -474,7 +474,7 @@ function operationOf(model: ApiModel, resource: ResourceModel, kind: OperationMo
 
 interface CollectionInput {
   resource: ResourceModel;
-  resources: Map<string, ResourceModel>;
+  resources: ReadonlyMap<string, ResourceModel>;
   /** Keys of the resources that have a collection. */
   stored: Set<string>;
   document: OpenApiDocument;
