@@ -12,6 +12,13 @@ export type SchemaDirection = 'request' | 'response';
 /** OpenAPI-only annotations that a validator has no use for (`discriminator`: kept where ajv can read it, see below). */
 const DROPPED = new Set(['example', 'xml', 'externalDocs', 'discriminator']);
 
+/**
+ * JSON Schema's annotations that no validator reads (`default` is read: ajv's
+ * `useDefaults` fills it in). Schemas that differ only in them are judged the
+ * same way, so without them (`annotations: false`) one compile serves them all.
+ */
+const ANNOTATIONS = new Set(['title', 'description', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
+
 /** Keywords whose value is a map of schemas, or a list of them, or one schema. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
@@ -23,6 +30,8 @@ export interface ConvertOptions {
   ref: (ref: string) => string;
   /** Looks a `$ref` up in the document, to see `readOnly` through references. */
   resolve?: (ref: string) => unknown;
+  /** Whether annotations (`description`, `title`, …) are kept; default true. */
+  annotations?: boolean;
 }
 
 export function toJsonSchema(schema: unknown, options: ConvertOptions): unknown {
@@ -37,6 +46,7 @@ function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith('x-') || key === 'nullable') continue;
+    if (options.annotations === false && ANNOTATIONS.has(key)) continue;
     if (key === '$ref' && typeof value === 'string') {
       out.$ref = options.ref(value);
     } else if (SCHEMA_MAPS.has(key) && isObject(value)) {

@@ -44,6 +44,33 @@ describe('OpenAPI schemas as JSON Schema 2020-12', () => {
     });
   });
 
+  test('annotations: false drops what no validator reads, at every schema, and keeps `default`, values and properties so named', () => {
+    const given = {
+      title: 'Book',
+      description: 'A book',
+      $comment: 'internal',
+      type: 'object',
+      properties: {
+        description: { type: 'string', description: 'the blurb', examples: ['x'], deprecated: true, default: 'none' },
+        id: { type: 'integer', readOnly: true, title: 'Id' },
+        secret: { type: 'string', writeOnly: true, enum: ['description', 'title'] },
+      },
+      items: { allOf: [{ description: 'branch', minLength: 1 }] },
+    };
+    const options = { ...request, annotations: false };
+    expect(toJsonSchema(given, options)).toEqual({
+      type: 'object',
+      properties: {
+        description: { type: 'string', default: 'none' },
+        id: { type: 'integer' },
+        secret: { type: 'string', enum: ['description', 'title'] },
+      },
+      items: { allOf: [{ minLength: 1 }] },
+    });
+    // Kept by default: the suite's schemas show them to its readers.
+    expect(toJsonSchema(given, request)).toMatchObject({ title: 'Book', description: 'A book', properties: { id: { readOnly: true } } });
+  });
+
   test('a property named like a keyword is a property, not a keyword', () => {
     const given = { type: 'object', properties: { example: { type: 'string' }, nullable: { type: 'boolean' } } };
     expect(toJsonSchema(given, request)).toEqual(given);

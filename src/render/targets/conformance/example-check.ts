@@ -73,14 +73,15 @@ function newValidator(document: OpenApiDocument, direction: SchemaDirection): Sc
   const schemas = document.components?.schemas ?? {};
   ajv.addSchema({
     $id: REGISTRY,
-    components: { schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction, ref: (ref) => ref, resolve })])) },
+    components: { schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction, ref: (ref) => ref, resolve, annotations: false })])) },
   });
   const bySchema = new WeakMap<object, ValidateFunction | null>();
   // Inline schemas repeat across operations (the same `{ type: integer }` hundreds of times): compile each text once.
   const byText = new Map<string, ValidateFunction | null>();
   return (schema) => {
     if (bySchema.has(schema)) return bySchema.get(schema) ?? null;
-    const jsonSchema = toJsonSchema(schema, { direction, ref: intoRegistry, resolve });
+    // Without annotations: schemas that differ only in their descriptions (a thousand on GitHub's spec) share one compile.
+    const jsonSchema = toJsonSchema(schema, { direction, ref: intoRegistry, resolve, annotations: false });
     const text = JSON.stringify(jsonSchema);
     let compiled = byText.get(text);
     if (compiled === undefined) {

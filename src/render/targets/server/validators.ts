@@ -217,7 +217,7 @@ function newAjv(
 function registrySchema(document: OpenApiDocument): object {
   const schemas = document.components?.schemas ?? {};
   const resolve = (ref: string) => lookup(document, ref);
-  const converted = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction: 'request', ref: (ref) => ref, resolve })]));
+  const converted = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, toJsonSchema(schema, { direction: 'request', ref: (ref) => ref, resolve, annotations: false })]));
   return { $id: REGISTRY, components: { schemas: converted } };
 }
 
@@ -242,7 +242,7 @@ function locationSchema(parameters: ParameterModel[], { additional }: { addition
   const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
   return {
     type: 'object',
-    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, toJsonSchema(parameter.schema, { direction: 'request', ref: intoRegistry })])),
+    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, toJsonSchema(parameter.schema, { direction: 'request', ref: intoRegistry, annotations: false })])),
     ...(required.length > 0 ? { required } : {}),
     ...(additional ? {} : { additionalProperties: false }),
   };
@@ -252,7 +252,7 @@ function bodySchema(document: OpenApiDocument, operation: OperationModel, mediaT
   const source = document.paths?.[operation.path]?.[operation.method] as OperationObject | undefined;
   const body = source?.requestBody && deref<RequestBodyObject>(document, source.requestBody);
   const schema = body?.content[mediaType]?.schema;
-  return schema === undefined ? undefined : toJsonSchema(schema, { direction: 'request', ref: intoRegistry, resolve: (ref) => lookup(document, ref) });
+  return schema === undefined ? undefined : toJsonSchema(schema, { direction: 'request', ref: intoRegistry, resolve: (ref) => lookup(document, ref), annotations: false });
 }
 
 /**
