@@ -4,6 +4,7 @@
  * (OpenAPI 3.0 §4.7.24) differ in `nullable`, boolean `exclusiveMinimum` /
  * `exclusiveMaximum`, and keywords JSON Schema does not know.
  */
+import { escapePointerToken } from '../diagnostics.js';
 import { isObject, type JsonObject } from './document.js';
 
 /** How a schema is read: in a request, `readOnly` properties are never required (OpenAPI §4.7.24.1). */
@@ -32,15 +33,22 @@ export interface ConvertOptions {
   resolve?: (ref: string) => unknown;
   /** Whether annotations (`description`, `title`, …) are kept; default true. */
   annotations?: boolean;
+  /**
+   * Where each schema object made stands in the spec, as a JSON pointer from
+   * `at` (the converted schema's own place): a validator's error names the
+   * object that holds the broken rule, and this names its place.
+   */
+  places?: { at: string; of: WeakMap<object, string> };
 }
 
 export function toJsonSchema(schema: unknown, options: ConvertOptions): unknown {
-  return convert(schema, options, new Set());
+  return convert(schema, options, new Set(), options.places?.at);
 }
 
-/** `readOnly`: names made read-only by an enclosing `allOf`, whose branches share one object. */
-function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet<string>): unknown {
+/** `readOnly`: names made read-only by an enclosing `allOf`, whose branches share one object. `place`: the schema's pointer, where places are kept. */
+function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet<string>, place?: string): unknown {
   if (!isObject(schema)) return schema;
+  const below = (...tokens: string[]) => (place === undefined ? undefined : `${place}/${tokens.map(escapePointerToken).join('/')}`);
   // 2020-12 keeps a `$ref`'s siblings (`nullable`, `readOnly`, constraints) in force.
   const names = options.direction === 'request' ? new Set([...readOnly, ...readOnlyNames(schema, options, new Set())]) : readOnly;
   const out: JsonObject = {};
@@ -50,11 +58,11 @@ function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet
     if (key === '$ref' && typeof value === 'string') {
       out.$ref = options.ref(value);
     } else if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, options, new Set())]));
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, options, new Set(), below(key, name))]));
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      out[key] = value.map((child) => convert(child, options, key === 'allOf' ? names : new Set()));
+      out[key] = value.map((child, index) => convert(child, options, key === 'allOf' ? names : new Set(), below(key, String(index))));
     } else if (SCHEMA_VALUES.has(key)) {
-      out[key] = convert(value, options, new Set());
+      out[key] = convert(value, options, new Set(), below(key));
     } else {
       out[key] = value;
     }
@@ -63,7 +71,10 @@ function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet
   const discriminator = ajvDiscriminator(schema, options);
   if (discriminator) out.discriminator = discriminator;
   if (options.direction === 'request') dropRequired(out, names);
-  return schema.nullable === true ? nullable(out) : out;
+  const converted = schema.nullable === true ? nullable(out) : out;
+  // A nullable schema may become an alternative around `out`: both stand where the schema does.
+  if (place !== undefined) for (const made of [out, converted]) options.places!.of.set(made, place);
+  return converted;
 }
 
 /** Properties marked `readOnly`, on the property or the schema it references, here or in an `allOf` branch. */

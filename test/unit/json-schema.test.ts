@@ -71,6 +71,18 @@ describe('OpenAPI schemas as JSON Schema 2020-12', () => {
     expect(toJsonSchema(given, request)).toMatchObject({ title: 'Book', description: 'A book', properties: { id: { readOnly: true } } });
   });
 
+  test('places: each schema made is named by its pointer in the spec (a nullable alternative and what it wraps alike)', () => {
+    const of = new WeakMap<object, string>();
+    const given = { type: 'object', properties: { 'a/b': { allOf: [{ $ref: '#/x' }], nullable: true } }, items: { anyOf: [{ type: 'string' }] } };
+    const made = toJsonSchema(given, { ...request, places: { at: '#/components/schemas/T', of } }) as any;
+    expect(of.get(made)).toBe('#/components/schemas/T');
+    const wrapped = made.properties['a/b'];
+    expect(of.get(wrapped)).toBe('#/components/schemas/T/properties/a~1b');
+    expect(of.get(wrapped.anyOf[0])).toBe('#/components/schemas/T/properties/a~1b');
+    expect(of.get(wrapped.anyOf[0].allOf[0])).toBe('#/components/schemas/T/properties/a~1b/allOf/0');
+    expect(of.get(made.items.anyOf[0])).toBe('#/components/schemas/T/items/anyOf/0');
+  });
+
   test('a property named like a keyword is a property, not a keyword', () => {
     const given = { type: 'object', properties: { example: { type: 'string' }, nullable: { type: 'boolean' } } };
     expect(toJsonSchema(given, request)).toEqual(given);

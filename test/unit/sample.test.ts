@@ -345,6 +345,22 @@ describe('what defeats the sampler is named, with its place in the spec', () => 
     expect(requestSampleOf(parts, { type: 'object', required: ['f'], properties: { f: ref('Both') } }).defeat).toEqual({ keyword: 'maxProperties', at: '#/components/schemas/P1' });
   });
 
+  test('a rule in a referenced schema that itself holds a $ref (ajv calls it, and reports from its root), at its place in the spec', () => {
+    const parts: OpenApiDocument = {
+      ...document,
+      components: {
+        schemas: {
+          Text: { type: 'string' },
+          P1: { type: 'object', maxProperties: 1, required: ['x'], properties: { x: ref('Text'), n: { type: 'integer', maximum: 5 } } },
+          P2: { type: 'object', required: ['y'], properties: { y: ref('Text') } },
+          Both: { allOf: [ref('P1'), ref('P2')] },
+        },
+      },
+    };
+    expect(requestSampleOf(parts, ref('Both')).defeat).toEqual({ keyword: 'maxProperties', at: '#/components/schemas/P1' });
+    expect(requestSampleOf(parts, { type: 'object', required: ['f'], properties: { f: { allOf: [ref('P1'), ref('P2')] } } }).defeat).toEqual({ keyword: 'maxProperties', at: '#/components/schemas/P1' });
+  });
+
   test('a keyword the sampler does not read, found by the validator, at its place below the property', () => {
     const meta = { allOf: [{ type: 'object', required: ['tag'], properties: { tag: { type: 'string' } } }, { not: { required: ['tag'] } }] };
     expect(requestSampleOf(document, { type: 'object', required: ['meta'], properties: { meta } }).defeat).toEqual({ keyword: 'not', at: '#/properties/meta/allOf/1' });
