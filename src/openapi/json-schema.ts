@@ -48,7 +48,11 @@ export function toJsonSchema(schema: unknown, options: ConvertOptions): unknown 
 /** `readOnly`: names made read-only by an enclosing `allOf`, whose branches share one object. `place`: the schema's pointer, where places are kept. */
 function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet<string>, place?: string): unknown {
   if (!isObject(schema)) return schema;
-  const below = (...tokens: string[]) => (place === undefined ? undefined : `${place}/${tokens.map(escapePointerToken).join('/')}`);
+  // A nullable schema without a type becomes `anyOf: [itself, null]` (`nullable`): what it holds is named inside
+  // that branch, as a validator's path says, so what it reports reads as a consequence of the alternative.
+  const wrapped = schema.nullable === true && typeof schema.type !== 'string' && !Array.isArray(schema.type);
+  const inner = place !== undefined && wrapped ? `${place}/anyOf/0` : place;
+  const below = (...tokens: string[]) => (inner === undefined ? undefined : `${inner}/${tokens.map(escapePointerToken).join('/')}`);
   // 2020-12 keeps a `$ref`'s siblings (`nullable`, `readOnly`, constraints) in force.
   const names = options.direction === 'request' ? new Set([...readOnly, ...readOnlyNames(schema, options, new Set())]) : readOnly;
   const out: JsonObject = {};
@@ -72,8 +76,10 @@ function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet
   if (discriminator) out.discriminator = discriminator;
   if (options.direction === 'request') dropRequired(out, names);
   const converted = schema.nullable === true ? nullable(out) : out;
-  // A nullable schema may become an alternative around `out`: both stand where the schema does.
-  if (place !== undefined) for (const made of [out, converted]) options.places!.of.set(made, place);
+  if (place !== undefined) {
+    options.places!.of.set(out, inner!);
+    options.places!.of.set(converted, place);
+  }
   return converted;
 }
 

@@ -78,8 +78,8 @@ describe('OpenAPI schemas as JSON Schema 2020-12', () => {
     expect(of.get(made)).toBe('#/components/schemas/T');
     const wrapped = made.properties['a/b'];
     expect(of.get(wrapped)).toBe('#/components/schemas/T/properties/a~1b');
-    expect(of.get(wrapped.anyOf[0])).toBe('#/components/schemas/T/properties/a~1b');
-    expect(of.get(wrapped.anyOf[0].allOf[0])).toBe('#/components/schemas/T/properties/a~1b/allOf/0');
+    expect(of.get(wrapped.anyOf[0])).toBe('#/components/schemas/T/properties/a~1b/anyOf/0');
+    expect(of.get(wrapped.anyOf[0].allOf[0])).toBe('#/components/schemas/T/properties/a~1b/anyOf/0/allOf/0');
     expect(of.get(made.items.anyOf[0])).toBe('#/components/schemas/T/items/anyOf/0');
   });
 
