@@ -72,7 +72,7 @@ function convert(schema: unknown, options: ConvertOptions, readOnly: ReadonlySet
     }
   }
   exclusiveBounds(schema, out);
-  const discriminator = ajvDiscriminator(schema, options);
+  const discriminator = ajvDiscriminator(schema, out, options);
   if (discriminator) out.discriminator = discriminator;
   if (options.direction === 'request') dropRequired(out, names);
   const converted = schema.nullable === true ? nullable(out) : out;
@@ -112,11 +112,20 @@ function readOnlyNames(schema: JsonObject, options: ConvertOptions, seen: Set<un
  * `mapping` (the branches' values say the same). Anything else is left out,
  * and the `oneOf` is checked as JSON Schema says.
  */
-function ajvDiscriminator(schema: JsonObject, options: ConvertOptions): JsonObject | undefined {
+function ajvDiscriminator(schema: JsonObject, out: JsonObject, options: ConvertOptions): JsonObject | undefined {
   const discriminator = schema.discriminator;
   const tag = isObject(discriminator) ? discriminator.propertyName : undefined;
   if (typeof tag !== 'string' || !Array.isArray(schema.oneOf) || schema.oneOf.length === 0) return undefined;
-  const branches = schema.oneOf.map((branch) => (isObject(branch) && typeof branch.$ref === 'string' ? options.resolve?.(branch.$ref) : branch));
+  // ajv follows a branch's `$ref` only where nothing else stands in it as converted (a constraint, or the
+  // `anyOf` a nullable branch becomes); else it reads the branch's own properties.
+  const converted = out.oneOf as unknown[];
+  const followed = (index: number) => {
+    const branch = converted[index];
+    return isObject(branch) && Object.keys(branch).join() === '$ref';
+  };
+  const branches = schema.oneOf.map((branch, index) =>
+    isObject(branch) && typeof branch.$ref === 'string' && followed(index) ? options.resolve?.(branch.$ref) : branch,
+  );
   const required = (value: JsonObject) => Array.isArray(value.required) && value.required.includes(tag);
   // ajv throws at compile time unless every value is a string, unique across the branches, and
   // the tag stays required: not nullable (null joins the enum), not read-only (a request drops it

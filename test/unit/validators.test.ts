@@ -227,6 +227,18 @@ describe('oneOf problems', () => {
     expect(problemsOf(bodies.createOwner!, { name: 'Ann', pet: { kind: 'cat', meow: 'purr' } }, 'body')).toEqual([]);
   });
 
+  // ajv follows a branch's $ref only where nothing else stands in the branch; else it reads the branch's own properties.
+  test.each([
+    ['a constraint beside the $ref', { $ref: '#/components/schemas/Dog', required: ['bark'] }],
+    ['nullable beside the $ref (the branch becomes an anyOf)', { $ref: '#/components/schemas/Dog', nullable: true }],
+  ])('a discriminator ajv would refuse is left to JSON Schema: %s', async (_name, dog) => {
+    const { bodies } = await compiled(pets({ oneOf: [dog, branches[1]!], discriminator: { propertyName: 'kind' } } as SchemaObject, PETS));
+    expect(problemsOf(bodies.createOwner!, { name: 'Ann', pet: { kind: 'cat', meow: 'purr' } }, 'body')).toEqual([]);
+    expect(problemsOf(bodies.createOwner!, { name: 'Ann', pet: { kind: 'dog' } }, 'body')).toEqual([
+      { field: 'body.pet', code: 'INVALID_VALUE', message: expect.stringMatching(/^must match exactly one /) },
+    ]);
+  });
+
   test('a problem of a keyword beside the oneOf (type) is told as it is', async () => {
     const { bodies } = await compiled(pets({ type: 'object', oneOf: branches }, PETS));
     expect(problemsOf(bodies.createOwner!, { name: 'Ann', pet: 'rex' }, 'body')).toEqual([{ field: 'body.pet', code: 'INVALID_TYPE', message: 'must be object' }]);
