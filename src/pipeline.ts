@@ -9,9 +9,11 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { applyConventions, type MergedSpec } from './conventions/index.js';
+import { applyConventions, type ConventionFragments, type MergedSpec } from './conventions/index.js';
+import { validateConfig } from './config.js';
 import { diagnostic, SpecforgeError, type Diagnostic } from './diagnostics.js';
-import { lintOutcome, type LintOutcome } from './lint/index.js';
+import { lintSpec } from './lint/index.js';
+import type { OpenApiDocument } from './openapi/document.js';
 import { byKey, byLocation, byPath } from './order.js';
 import { createFormatter } from './format/index.js';
 import type { FormatMemo } from './format/memo.js';
@@ -117,13 +119,13 @@ export async function lint(options: PipelineOptions): Promise<Diagnostic[]> {
   const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
   const { document, sources, warnings } = loaded;
   return onceValid(loaded, () =>
-    stage(progress, 'lint', () => [...warnings, ...placeAll(sources, withValidSettings(lintOutcome(document, loadFragments()), sources))].sort(byLocation)),
+    stage(progress, 'lint', () => [...warnings, ...placeAll(sources, lintWithValidSettings(document, sources, loadFragments()))].sort(byLocation)),
   );
 }
 
 /** Lint as a gate: errors stop the run (all placed, in file order); warnings let it go on. */
-function lintGate(outcome: LintOutcome, sources: SourceSet): LintWarnings {
-  const findings = withValidSettings(outcome, sources);
+function lintGate(document: OpenApiDocument, sources: SourceSet, fragments: ConventionFragments): LintWarnings {
+  const findings = lintWithValidSettings(document, sources, fragments);
   const errors = findings.filter((finding) => finding.severity === 'error');
   if (errors.length > 0) throw new SpecforgeError(placeAll(sources, errors).sort(byLocation));
   // Only the warnings shown are placed: placing thousands (GitHub's spec) costs a pass over 13 MB.
@@ -131,9 +133,10 @@ function lintGate(outcome: LintOutcome, sources: SourceSet): LintWarnings {
 }
 
 /** The rules read their settings from `x-specforge`: settings that are wrong stop the run first. */
-function withValidSettings(outcome: LintOutcome, sources: SourceSet): Diagnostic[] {
-  if ('settings' in outcome) throw new SpecforgeError(placeAll(sources, outcome.settings));
-  return outcome.findings;
+function lintWithValidSettings(document: OpenApiDocument, sources: SourceSet, fragments: ConventionFragments): Diagnostic[] {
+  const problems = validateConfig(document);
+  if (problems.length > 0) throw new SpecforgeError(placeAll(sources, problems));
+  return lintSpec(document, fragments);
 }
 
 /** Merged spec only: load and conventions. */
@@ -155,14 +158,10 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
   const endDocumentWorker = startDocumentWorker();
   let completed = false;
   try {
-    const lintFragments = options.lint === false ? undefined : resources.fragments;
-    const loaded = await stage(progress, 'load', () => loadSpec(options.spec, { ...options, lintFragments }));
+    const loaded = await stage(progress, 'load', () => loadSpec(options.spec, options));
     const { document: spec, sources, warnings: loadWarnings } = loaded;
-    // The rules run on validation's thread beside the next stages where they can, here and first
-    // where not. Either way their errors come before anything is written, and before any later stage's.
-    const besides = lintFragments && loaded.linted ? gateBeside(loaded.linted, () => lintOutcome(spec, lintFragments), sources) : undefined;
-    const outputs = await onceValid({ ...loaded, besides }, async () => {
-      const here = lintFragments && !besides ? await stage(progress, 'lint', () => lintGate(lintOutcome(spec, lintFragments), sources)) : undefined;
+    const outputs = await onceValid(loaded, async () => {
+      const warnings = options.lint === false ? { total: 0, first: [] } : await stage(progress, 'lint', () => lintGate(spec, sources, resources.fragments));
       const { document, config } = await stage(progress, 'conventions', () =>
         withDiagnosticsPlaced(sources, () => applyConventions(spec, resources.fragments)),
       );
@@ -180,7 +179,6 @@ export async function buildOutputs(options: PipelineOptions, resources = loadRes
           ...(progress.files ? { onFiles: progress.files } : {}),
         })),
       );
-      const warnings = here ?? (await besides) ?? { total: 0, first: [] };
       return { files, sources, resources, warnings, operations: operationRecords(model), loadWarnings };
     });
     completed = true;
@@ -206,33 +204,21 @@ function formatThreads(spec: string): number {
 }
 
 /**
- * Runs the stages after load while validation finishes on another thread
- * (and the lint gate, `besides`, where the rules run there). An invalid
- * spec's problems win over the rules', and the rules' over whatever a later
- * stage made of the spec; nothing is returned (so nothing written) before
- * both have passed. The load's warnings go with any of these problems.
+ * Runs the stages after load while validation finishes on another thread.
+ * An invalid spec's problems win over whatever a later stage made of it, and
+ * nothing is returned (so nothing written) before validation has passed. The
+ * load's warnings go with a later stage's problems (as with validation's).
  */
-async function onceValid<T>({ validated, warnings, besides }: Pick<LoadedSpec, 'validated' | 'warnings'> & { besides?: Promise<unknown> | undefined }, work: () => Promise<T>): Promise<T> {
-  besides?.catch(() => {}); // awaited below; no unhandled rejection meanwhile
-  const withWarnings = (error: unknown) => (error instanceof SpecforgeError && warnings.length > 0 ? new SpecforgeError([...warnings, ...error.diagnostics]) : error);
-  const passed = async () => {
-    await validated;
-    await besides?.catch((problems: unknown) => Promise.reject(withWarnings(problems)));
-  };
+async function onceValid<T>({ validated, warnings }: Pick<LoadedSpec, 'validated' | 'warnings'>, work: () => Promise<T>): Promise<T> {
   let result: T;
   try {
     result = await work();
   } catch (error) {
-    await passed();
-    throw withWarnings(error);
+    await validated;
+    throw error instanceof SpecforgeError && warnings.length > 0 ? new SpecforgeError([...warnings, ...error.diagnostics]) : error;
   }
-  await passed();
+  await validated;
   return result;
-}
-
-/** The lint gate on the rules' outcome from validation's thread; where they threw there, they run here (and throw as they do). */
-async function gateBeside(linted: Promise<LintOutcome | undefined>, lintHere: () => LintOutcome, sources: SourceSet): Promise<LintWarnings> {
-  return lintGate((await linted) ?? lintHere(), sources);
 }
 
 /** Problems found in later stages carry pointers into the bundled spec: place them in its files. */

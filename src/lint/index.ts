@@ -4,7 +4,7 @@
  * severity; `x-specforge.lint.rules` turns a rule off or changes its
  * severity for the API, a path item or one operation.
  */
-import { EXTENSION, validateConfig } from '../config.js';
+import { EXTENSION } from '../config.js';
 import type { ConventionFragments } from '../conventions/index.js';
 import { diagnostic, toPointer, type Diagnostic, type DiagnosticCode, type Severity } from '../diagnostics.js';
 import { operationsOf, type OpenApiDocument } from '../openapi/document.js';
@@ -46,14 +46,6 @@ interface LintSettings {
 
 const lintSettings = (owner: unknown): LintSettings =>
   ((owner as Record<string, { lint?: LintSettings } | undefined> | undefined)?.[EXTENSION]?.lint ?? {});
-
-/** What linting a spec found: its `x-specforge` settings' problems (the rules read them, so none ran), or the rules' findings. */
-export type LintOutcome = { settings: Diagnostic[] } | { findings: Diagnostic[] };
-
-export function lintOutcome(document: OpenApiDocument, fragments: ConventionFragments): LintOutcome {
-  const settings = validateConfig(document);
-  return settings.length > 0 ? { settings } : { findings: lintSpec(document, fragments) };
-}
 
 export function lintSpec(document: OpenApiDocument, fragments: ConventionFragments): Diagnostic[] {
   const api = lintSettings(document);

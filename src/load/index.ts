@@ -12,9 +12,6 @@ import { hoistInlinedFiles } from './hoist.js';
 import { valueBudget } from './limits.js';
 import { applyOverlay, readOverlay } from './overlay.js';
 import { compiledWorker, runOnWorker } from '../threads.js';
-import type { ConventionFragments } from '../conventions/index.js';
-import type { LintOutcome } from '../lint/index.js';
-import type { BesideInput, BesideOutput } from './beside.js';
 import { SourceSet } from './sources.js';
 import { findBrokenRefs, validateOpenApi } from './validate.js';
 
@@ -29,13 +26,6 @@ export interface LoadedSpec {
    * nothing may be written before it settles.
    */
   validated: Promise<void>;
-  /**
-   * The lint rules' outcome, from validation's thread where asked
-   * (`lintFragments`) and its copy is the document the rules would read here
-   * (one file: nothing hoisted after the copy); else undefined, and the caller
-   * lints. It resolves to undefined where the rules threw there: the caller runs them and sees why.
-   */
-  linted: Promise<LintOutcome | undefined> | undefined;
 }
 
 export interface LoadOptions {
@@ -43,8 +33,6 @@ export interface LoadOptions {
   refRoot?: string;
   /** An OpenAPI Overlay file applied to the bundle before it is checked (`--overlay`). */
   overlay?: string;
-  /** Lint beside validation, with these fragments (see `linted`). */
-  lintFragments?: ConventionFragments | undefined;
 }
 
 export async function loadSpec(file: string, options: LoadOptions = {}): Promise<LoadedSpec> {
@@ -63,13 +51,10 @@ export async function loadSpec(file: string, options: LoadOptions = {}): Promise
   };
   stop(findBrokenRefs(document));
   // Validation sees the bundle before hoisting, so every problem's pointer leads back to its file.
-  // Hoisting changes the document after the copy is made: the rules then run on the caller's.
-  const { checked, linting } = checkBeside(document, severalFiles ? undefined : options.lintFragments);
-  const validated = checked.then(({ problems }) => stop(problems));
+  const validated = validateBeside(document).then(stop);
   validated.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
-  const linted = linting ? checked.then(({ lint }) => lint, () => undefined) : undefined;
   if (severalFiles) hoistInlinedFiles(document, sources);
-  return { document, sources, validated, linted, warnings };
+  return { document, sources, validated, warnings };
 }
 
 /**
@@ -91,16 +76,10 @@ function overlaid(sources: SourceSet, bundled: OpenApiDocument, overlayPath: str
   return { document: result.document as OpenApiDocument, warnings: placed };
 }
 
-/**
- * Validation, and the rules where asked, on another thread, on a copy of the
- * bundle made at once (hoisting follows); `linting` says whether the rules run there.
- */
-function checkBeside(bundled: OpenApiDocument, lintFragments: ConventionFragments | undefined): { checked: Promise<BesideOutput>; linting: boolean } {
+function validateBeside(bundled: OpenApiDocument): Promise<Diagnostic[]> {
   const script = compiledWorker(new URL('./validate-worker.js', import.meta.url));
-  // From the TypeScript sources (Jest) there is no worker: validation here, the rules by the caller.
-  if (!script) return { checked: validateOpenApi(structuredClone(bundled)).then((problems) => ({ problems })), linting: false };
-  const input: BesideInput = { document: bundled, lintFragments };
-  return { checked: runOnWorker<BesideOutput>(script, input, 'validation'), linting: lintFragments !== undefined };
+  if (!script) return validateOpenApi(structuredClone(bundled)); // a copy now: hoisting follows
+  return runOnWorker<Diagnostic[]>(script, bundled, 'validation'); // copied at once, before hoisting
 }
 
 /** Throws the problems, each placed in its source file. */
