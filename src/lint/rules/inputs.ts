@@ -28,15 +28,16 @@ export const fieldCasing: LintRule = {
     context.operations.flatMap((operation) => {
       const findings: Finding[] = queryParameterNames(context, operation);
       for (const body of [...requestBodies(context, operation), ...responseBodies(context, operation)]) {
-        walkSchemas(context, body, (schema, at) => {
-          for (const name of Object.keys(schema.properties ?? {})) {
-            if (!SNAKE_CASE.test(name)) findings.push({ at: [...at, 'properties', name], message: `body field "${name}" is not snake_case`, operation });
-          }
-        });
+        for (const { schema, at } of placesIn(context, body)) {
+          for (const name of notSnakeCase(schema)) findings.push({ at: [...at, 'properties', name], message: `body field "${name}" is not snake_case`, operation });
+        }
       }
       return findings;
     }),
 };
+
+/** A schema's property names that are not snake_case; asked once per schema, however many operations reach it. */
+const notSnakeCase = memoized((schema: SchemaObject) => Object.keys(schema.properties ?? {}).filter((name) => !SNAKE_CASE.test(name)));
 
 /**
  * `additionalProperties: false` on a branch of an `allOf` closes that branch
@@ -51,17 +52,31 @@ export const closedAllOf: LintRule = {
   check: (context) =>
     context.operations.flatMap((operation) => {
       const findings: Finding[] = [];
+      const closedIn = closedBranchesIn(context.document);
       for (const body of [...requestBodies(context, operation), ...responseBodies(context, operation)]) {
-        walkSchemas(context, body, (schema, at) => {
-          for (const closed of closedBranches(context, schema))
-            findings.push({ at: [...at, 'allOf', String(closed.index)], message: closed.message, operation });
-        });
+        for (const { schema, at } of placesIn(context, body)) {
+          for (const closed of closedIn(schema)) findings.push({ at: [...at, 'allOf', String(closed.index)], message: closed.message, operation });
+        }
       }
       return findings;
     }),
 };
 
-function closedBranches(context: LintContext, schema: SchemaObject): { index: number; message: string }[] {
+interface ClosedBranch {
+  index: number;
+  message: string;
+}
+
+/** The closed branches of a schema of the document, found once per schema. */
+const closedBranchesOf = new WeakMap<OpenApiDocument, (schema: SchemaObject) => ClosedBranch[]>();
+
+function closedBranchesIn(document: OpenApiDocument): (schema: SchemaObject) => ClosedBranch[] {
+  let find = closedBranchesOf.get(document);
+  if (!find) closedBranchesOf.set(document, (find = memoized((schema: SchemaObject) => closedBranches({ document }, schema))));
+  return find;
+}
+
+function closedBranches(context: Pick<LintContext, 'document'>, schema: SchemaObject): ClosedBranch[] {
   const branches = (schema.allOf ?? []).map((branch) => ({ branch, resolved: deref<SchemaObject>(context.document, branch) }));
   const namesOf = (part: SchemaObject | undefined) => propertiesOf(context.document, part).map(({ name }) => name);
   return branches.flatMap(({ branch, resolved }, index) => {
@@ -88,10 +103,10 @@ export const boundedInput: LintRule = {
     context.operations.flatMap((operation) => {
       const findings: Finding[] = [];
       for (const body of requestBodies(context, operation)) {
-        walkSchemas(context, body, (schema, at) => {
+        for (const { schema, at } of placesIn(context, body)) {
           const unbounded = missingBound(schema);
           if (unbounded) findings.push({ at, message: unbounded, operation });
-        });
+        }
       }
       return findings;
     }),
@@ -126,19 +141,20 @@ interface LocatedSchema {
 /** The schemas under each `$ref`, walked once per document: GitHub's bodies share thousands. */
 const subtrees = new WeakMap<OpenApiDocument, Map<string, LocatedSchema[]>>();
 
+/** Each body's schemas, by the body's place: the rules ask for them once per operation that has the body, and per rule. */
+const bodyPlaces = new WeakMap<OpenApiDocument, Map<string, LocatedSchema[]>>();
+
 /**
  * Every schema inside a body, each once, with the pointer where it is
  * written (a `$ref`'s target, not the place that refers to it).
  */
-function walkSchemas(context: LintContext, body: BodySchema, visit: (schema: SchemaObject, at: string[]) => void): void {
-  const seen = new Set<string>();
-  for (const located of schemasIn(context, body)) {
-    const key = located.at.join('/');
-    if (!seen.has(key)) {
-      seen.add(key);
-      visit(located.schema, located.at);
-    }
-  }
+function placesIn(context: LintContext, body: BodySchema): LocatedSchema[] {
+  let memo = bodyPlaces.get(context.document);
+  if (!memo) bodyPlaces.set(context.document, (memo = new Map()));
+  const key = body.at.join('/');
+  let places = memo.get(key);
+  if (!places) memo.set(key, (places = uniquePlaces(schemasIn(context, body))));
+  return places;
 }
 
 function schemasIn(context: LintContext, body: BodySchema): LocatedSchema[] {
@@ -170,6 +186,16 @@ function schemasIn(context: LintContext, body: BodySchema): LocatedSchema[] {
     ),
   ];
   return collect(body.schema, body.at, 0);
+}
+
+/** A function of a schema, computed once per schema object. */
+function memoized<T>(compute: (schema: SchemaObject) => T): (schema: SchemaObject) => T {
+  const results = new WeakMap<SchemaObject, T>();
+  return (schema) => {
+    let result = results.get(schema);
+    if (result === undefined) results.set(schema, (result = compute(schema)));
+    return result;
+  };
 }
 
 function uniquePlaces(schemas: LocatedSchema[]): LocatedSchema[] {
