@@ -13,9 +13,11 @@
 // Each server runs in its own process; autocannon drives it from this one.
 // Runs alternate between the servers, so a slow moment of the machine falls on
 // all. Reported: requests per second (median of the runs) as a ratio to the
-// hand-written handler, and p99 latency.
+// hand-written handler, and p99 latency; on Linux also each server process's
+// CPU time per request (user and system, all its threads, from /proc), which
+// a machine shared with others moves less than requests per second.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +85,20 @@ symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
 execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { stdio: 'inherit' });
 log('done\n');
 
+/** Each server's process id, by its origin: its CPU time is read around each run. */
+const processOf = new Map();
+
+/** The process's CPU time so far, in milliseconds (user and system, every thread); undefined where /proc is not. */
+function cpuMs(pid) {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks of 10 ms.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts a server process; resolves with its origin once it prints that it listens. */
 function start(command, env, { cwd = project } = {}) {
   const child = spawn(process.execPath, command, { cwd, env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -95,6 +111,7 @@ function start(command, env, { cwd = project } = {}) {
       if (!match) return;
       // The access lines that follow are read and dropped: matching a growing string would flatten it on every chunk.
       child.stdout.off('data', onData).resume();
+      processOf.set(match[1], child.pid);
       resolve({ origin: match[1], child });
     };
     child.stdout.on('data', onData);
@@ -148,22 +165,27 @@ function load(origin, path) {
   return autocannon({ url: `${origin}${path}`, connections: CONNECTIONS, duration: DURATION, headers });
 }
 
-/** Alternating runs of each server on the path: medians of requests per second and p99. */
+/** Alternating runs of each server on the path: medians of requests per second, p99 and CPU per request. */
 async function compare(path, servers) {
   const runs = Object.fromEntries(Object.keys(servers).map((label) => [label, []]));
   for (let run = 0; run < RUNS; run++) {
     for (const [label, origin] of Object.entries(servers)) {
+      const before = cpuMs(processOf.get(origin));
       const result = await load(origin, path);
+      const after = cpuMs(processOf.get(origin));
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      runs[label].push({ rps: result.requests.average, p99: result.latency.p99 });
+      const cpuUs = before === undefined || after === undefined ? undefined : ((after - before) * 1000) / result.requests.total;
+      runs[label].push({ rps: result.requests.average, p99: result.latency.p99, cpuUs });
       log('.');
     }
   }
   return Object.fromEntries(
-    Object.entries(runs).map(([label, values]) => [label, { rps: median(values.map((r) => r.rps)), p99Ms: median(values.map((r) => r.p99)) }]),
+    Object.entries(runs).map(([label, values]) => {
+      const cpu = values.map((r) => r.cpuUs);
+      return [label, { rps: median(values.map((r) => r.rps)), p99Ms: median(values.map((r) => r.p99)), cpuUsPerRequest: cpu.includes(undefined) ? undefined : median(cpu) }];
+    }),
   );
 }
-
 
 // All conventions on: auth, rate limiting (with a budget no run can spend), validation, envelope, ETag.
 const conventionsEnv = { API_TOKENS: `${TOKEN}:catalog:write`, RATE_LIMIT: String(1e9), CURSOR_SECRET: 'bench' };
@@ -336,10 +358,15 @@ function report(sqlResults) {
   } else {
     if (memoryThroughput.length > 0) {
       console.log('With the memory store (STORE=memory):');
-      console.log('| scenario | generated service | bare Koa (canned JSON) | ratio | p99 service | p99 bare |');
-      console.log('|---|---|---|---|---|---|');
-      for (const row of memoryThroughput)
-        console.log(`| ${row.scenario} | ${row.service.rps.toFixed(0)} req/s | ${row.bare.rps.toFixed(0)} req/s | ${row.ratioToBare.toFixed(2)} | ${row.service.p99Ms} ms | ${row.bare.p99Ms} ms |`);
+      console.log('| scenario | generated service | bare Koa (canned JSON) | ratio | p99 service | p99 bare | CPU per request, service | bare | ratio (bare / service) |');
+      console.log('|---|---|---|---|---|---|---|---|---|');
+      for (const row of memoryThroughput) {
+        const cpu = (server) => (server.cpuUsPerRequest === undefined ? 'n/a' : `${server.cpuUsPerRequest.toFixed(0)} µs`);
+        const cpuRatio = row.service.cpuUsPerRequest && row.bare.cpuUsPerRequest ? (row.bare.cpuUsPerRequest / row.service.cpuUsPerRequest).toFixed(2) : 'n/a';
+        console.log(
+          `| ${row.scenario} | ${row.service.rps.toFixed(0)} req/s | ${row.bare.rps.toFixed(0)} req/s | ${row.ratioToBare.toFixed(2)} | ${row.service.p99Ms} ms | ${row.bare.p99Ms} ms | ${cpu(row.service)} | ${cpu(row.bare)} | ${cpuRatio} |`,
+        );
+      }
     }
     if (sqlResults) reportSql(sqlResults);
   }
