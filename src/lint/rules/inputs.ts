@@ -10,7 +10,6 @@ import {
   isObject,
   isReference,
   type MediaTypeObject,
-  type OpenApiDocument,
   type Reference,
   type RequestBodyObject,
   type ResponseObject,
@@ -27,6 +26,7 @@ export const fieldCasing: LintRule = {
   check: (context) =>
     context.operations.flatMap((operation) => {
       const findings: Finding[] = queryParameterNames(context, operation);
+      const { notSnakeCase } = memoOf(context);
       for (const body of [...requestBodies(context, operation), ...responseBodies(context, operation)]) {
         for (const { schema, at } of placesIn(context, body)) {
           for (const name of notSnakeCase(schema)) findings.push({ at: [...at, 'properties', name], message: `body field "${name}" is not snake_case`, operation });
@@ -35,9 +35,6 @@ export const fieldCasing: LintRule = {
       return findings;
     }),
 };
-
-/** A schema's property names that are not snake_case; asked once per schema, however many operations reach it. */
-const notSnakeCase = memoized((schema: SchemaObject) => Object.keys(schema.properties ?? {}).filter((name) => !SNAKE_CASE.test(name)));
 
 /**
  * `additionalProperties: false` on a branch of an `allOf` closes that branch
@@ -52,10 +49,10 @@ export const closedAllOf: LintRule = {
   check: (context) =>
     context.operations.flatMap((operation) => {
       const findings: Finding[] = [];
-      const closedIn = closedBranchesIn(context.document);
+      const { closedBranches } = memoOf(context);
       for (const body of [...requestBodies(context, operation), ...responseBodies(context, operation)]) {
         for (const { schema, at } of placesIn(context, body)) {
-          for (const closed of closedIn(schema)) findings.push({ at: [...at, 'allOf', String(closed.index)], message: closed.message, operation });
+          for (const closed of closedBranches(schema)) findings.push({ at: [...at, 'allOf', String(closed.index)], message: closed.message, operation });
         }
       }
       return findings;
@@ -67,16 +64,7 @@ interface ClosedBranch {
   message: string;
 }
 
-/** The closed branches of a schema of the document, found once per schema. */
-const closedBranchesOf = new WeakMap<OpenApiDocument, (schema: SchemaObject) => ClosedBranch[]>();
-
-function closedBranchesIn(document: OpenApiDocument): (schema: SchemaObject) => ClosedBranch[] {
-  let find = closedBranchesOf.get(document);
-  if (!find) closedBranchesOf.set(document, (find = memoized((schema: SchemaObject) => closedBranches({ document }, schema))));
-  return find;
-}
-
-function closedBranches(context: Pick<LintContext, 'document'>, schema: SchemaObject): ClosedBranch[] {
+function closedBranchesOf(context: LintContext, schema: SchemaObject): ClosedBranch[] {
   const branches = (schema.allOf ?? []).map((branch) => ({ branch, resolved: deref<SchemaObject>(context.document, branch) }));
   const namesOf = (part: SchemaObject | undefined) => propertiesOf(context.document, part).map(({ name }) => name);
   return branches.flatMap(({ branch, resolved }, index) => {
@@ -138,29 +126,51 @@ interface LocatedSchema {
   at: string[];
 }
 
-/** The schemas under each `$ref`, walked once per document: GitHub's bodies share thousands. */
-const subtrees = new WeakMap<OpenApiDocument, Map<string, LocatedSchema[]>>();
+/**
+ * What the body rules work out once per lint run, however many operations
+ * share a body or a schema (GitHub's bodies share thousands): kept by the
+ * run's context, so none of it outlives the run.
+ */
+interface BodyMemo {
+  /** The schemas under each `$ref`, by its target's place. */
+  subtrees: Map<string, LocatedSchema[]>;
+  /** Each body's schemas, each place once, by the body's place. */
+  places: Map<string, LocatedSchema[]>;
+  /** A schema's property names that are not snake_case. */
+  notSnakeCase: (schema: SchemaObject) => string[];
+  closedBranches: (schema: SchemaObject) => ClosedBranch[];
+}
 
-/** Each body's schemas, by the body's place: the rules ask for them once per operation that has the body, and per rule. */
-const bodyPlaces = new WeakMap<OpenApiDocument, Map<string, LocatedSchema[]>>();
+const memos = new WeakMap<LintContext, BodyMemo>();
+
+function memoOf(context: LintContext): BodyMemo {
+  let memo = memos.get(context);
+  if (!memo) {
+    memo = {
+      subtrees: new Map(),
+      places: new Map(),
+      notSnakeCase: memoized((schema) => Object.keys(schema.properties ?? {}).filter((name) => !SNAKE_CASE.test(name))),
+      closedBranches: memoized((schema) => closedBranchesOf(context, schema)),
+    };
+    memos.set(context, memo);
+  }
+  return memo;
+}
 
 /**
  * Every schema inside a body, each once, with the pointer where it is
  * written (a `$ref`'s target, not the place that refers to it).
  */
 function placesIn(context: LintContext, body: BodySchema): LocatedSchema[] {
-  let memo = bodyPlaces.get(context.document);
-  if (!memo) bodyPlaces.set(context.document, (memo = new Map()));
+  const { places } = memoOf(context);
   const key = body.at.join('/');
-  let places = memo.get(key);
-  if (!places) memo.set(key, (places = uniquePlaces(schemasIn(context, body))));
-  return places;
+  let found = places.get(key);
+  if (!found) places.set(key, (found = uniquePlaces(schemasIn(context, body))));
+  return found;
 }
 
 function schemasIn(context: LintContext, body: BodySchema): LocatedSchema[] {
-  let memo = subtrees.get(context.document);
-  if (!memo) subtrees.set(context.document, (memo = new Map()));
-  const cache = memo;
+  const cache = memoOf(context).subtrees;
   const inProgress = new Set<string>(); // a schema that contains itself is walked once
   const collect = (schema: SchemaObject | Reference, at: string[], depth: number): LocatedSchema[] => {
     if (depth > 16) return [];
