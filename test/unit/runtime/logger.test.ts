@@ -3,9 +3,11 @@
  * levels from LOG_LEVEL, credentials gone from objects and text, configured
  * fields redacted, one access line per request with the route template.
  */
+import { jest } from '@jest/globals';
 import Koa from 'koa';
 import { Writable } from 'node:stream';
-import { createLogger, errorLoggerFor, logLevelFromEnv } from '../../../src/runtime/server/generated/conventions/logger.js';
+import { pino } from 'pino';
+import { accessWriterOf, createLogger, errorLoggerFor, logLevelFromEnv, type AccessLine } from '../../../src/runtime/server/generated/conventions/logger.js';
 import { redactionOf } from '../../../src/runtime/server/generated/conventions/logging.js';
 import { observeRequests } from '../../../src/runtime/server/generated/conventions/observe.js';
 import type { ServiceState } from '../../../src/runtime/server/generated/conventions/state.js';
@@ -78,6 +80,84 @@ describe('createLogger', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 50, msg: 'request failed', requestId: 'req-1', method: 'GET', path: '/books/x-api-key=[redacted]' });
     expect(lines[0]!.error).toMatch(/^Error: boom Bearer \[redacted\]\n\s+at /);
+  });
+});
+
+/** A destination that keeps what it is given, as text. */
+function raw(): { text: string[]; destination: Writable } {
+  const text: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text.push(chunk.toString());
+      done();
+    },
+  });
+  return { text, destination };
+}
+
+/** Written through pino's `info`, then through the access writer: both lines, their times made equal. */
+async function bothWays(line: AccessLine, env: NodeJS.ProcessEnv = {}): Promise<[string, string]> {
+  const { text, destination } = raw();
+  const logger = createLogger(redaction, { env, destination });
+  logger.info(line, 'request');
+  accessWriterOf(logger)(line);
+  await new Promise((resolve) => setImmediate(resolve));
+  const [viaPino, direct] = text.map((written) => written.replace(/"time":\d+/, '"time":0'));
+  return [viaPino!, direct!];
+}
+
+describe('accessWriterOf: the access line written directly', () => {
+  const plain: AccessLine = { requestId: '0b6c3f9e-8d4e-4f43-9a51-2f1d0c7e5a10', method: 'GET', route: '/authors/{author_id}/books/{book_id}', status: 200, durationMs: 1.27 };
+  const lines: [string, AccessLine][] = [
+    ['the usual line', plain],
+    ['a principal and a trace id', { ...plain, principal: 'user-7', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' }],
+    ['quotes, backslashes and control characters', { ...plain, route: '/a"b\\c/{x}\n\t\u0001', principal: 'ann "the" \\ admin' }],
+    ['text beyond ASCII, and beyond 100 characters', { ...plain, route: `/bücher/${'日本'.repeat(60)}/{id}`, principal: '\u2028👩‍💻' }],
+    ['whole and large numbers, and the line of a dropped connection', { ...plain, method: 'DELETE', route: '(none)', status: 499, durationMs: 12345678.9 }],
+  ];
+  test.each(lines)('%s: byte for byte what pino writes', async (_name, line) => {
+    const [viaPino, direct] = await bothWays(line);
+    expect(direct).toBe(viaPino);
+    expect(JSON.parse(direct)).toMatchObject({ level: 30, msg: 'request', ...line });
+  });
+
+  test("createLogger's logger: the line does not take pino's info (the path this writer spares)", () => {
+    const logger = createLogger(redaction, { env: {}, destination: raw().destination });
+    const info = jest.spyOn(logger, 'info');
+    accessWriterOf(logger)(plain);
+    expect(info).not.toHaveBeenCalled();
+  });
+
+  test('a lone surrogate is escaped (pino on Node 20 leaves it raw): the line is still valid JSON with the same text', async () => {
+    const line = { ...plain, route: '/x/\ud800/{id}' };
+    const [, direct] = await bothWays(line);
+    expect(direct).toContain('\\ud800');
+    expect(JSON.parse(direct).route).toBe(line.route);
+  });
+
+  test('a non-finite duration is null, as pino writes it', async () => {
+    const [viaPino, direct] = await bothWays({ ...plain, durationMs: Number.NaN });
+    expect(direct).toBe(viaPino);
+    expect(JSON.parse(direct).durationMs).toBeNull();
+  });
+
+  test("with LOG_REDACT_FIELDS, pino's path: a field it names is redacted in the access line too", async () => {
+    const [viaPino, direct] = await bothWays({ ...plain, principal: 'user-7' }, { LOG_REDACT_FIELDS: 'principal' });
+    expect(direct).toBe(viaPino);
+    expect(JSON.parse(direct).principal).toBe('[redacted]');
+  });
+
+  test("a logger createLogger did not make is written through its own info", () => {
+    const { text, destination } = raw();
+    const own = pino({ base: { service: 'mine' }, timestamp: false }, destination);
+    accessWriterOf(own)(plain);
+    own.flush();
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        expect(JSON.parse(text.join(''))).toEqual({ level: 30, service: 'mine', msg: 'request', ...plain });
+        resolve();
+      }),
+    );
   });
 });
 

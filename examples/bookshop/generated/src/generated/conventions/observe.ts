@@ -11,7 +11,7 @@
  * duration is the whole stream's.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
-import { accessLoggerOf, type Logger } from './logger.js';
+import { accessWriterOf, type AccessLine, type Logger } from './logger.js';
 import { requestScope } from './logging.js';
 import { assignRequestId } from './request-id.js';
 import type { ServiceState } from './state.js';
@@ -28,7 +28,7 @@ export interface ObserveOptions {
 export function observeRequests(options: ObserveOptions): Middleware<ServiceState> {
   const { tracing } = options;
   const access = options.logger.isLevelEnabled('info');
-  const logger = accessLoggerOf(options.logger);
+  const writeAccess = accessWriterOf(options.logger);
   return async (ctx, next) => {
     const started = performance.now();
     assignRequestId(ctx);
@@ -38,17 +38,16 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
     // A span of no SDK (the API's no-op) has no trace: the caller's is logged then.
     const traceId =
       validTraceId(span?.ids.traceId) ?? traceIdOf(ctx.get('traceparent') || undefined);
-    ctx.res.once('close', () => {
+    // 'close' comes once per response: `on` spares the wrapper `once` makes.
+    ctx.res.on('close', () => {
       const status = ctx.res.headersSent ? ctx.res.statusCode : 499;
       span?.finish(ctx.state.route, status);
-      if (access)
-        logger.info(accessLine(ctx, status, performance.now() - started, traceId), 'request');
+      if (access) writeAccess(accessLine(ctx, status, performance.now() - started, traceId));
     });
-    const answer = () => next();
-    const traced = span ? () => span.within(answer) : answer;
+    const answer = span ? () => span.within(next) : next;
     // What the request sets off, awaited or not, is then logged under its id (logging.ts).
-    if (options.asyncContext) await requestScope.run({ requestId: ctx.state.requestId }, traced);
-    else await traced();
+    if (options.asyncContext) await requestScope.run({ requestId: ctx.state.requestId }, answer);
+    else await answer();
   };
 }
 
@@ -58,8 +57,8 @@ function accessLine(
   status: number,
   durationMs: number,
   traceId: string | undefined,
-): Record<string, string | number> {
-  const line: Record<string, string | number> = {
+): AccessLine {
+  const line: AccessLine = {
     requestId: ctx.state.requestId,
     method: ctx.method,
     route: ctx.state.route ?? '(none)',
