@@ -132,9 +132,16 @@ interface Report {
   crashedFiles: string[];
 }
 
+/**
+ * On an in-memory database, two workers, each with a service and a database of its own: nothing else
+ * runs while a suite does (the outer jest runs one file at a time on 2 cores), so it may take both
+ * cores, not the half its config takes. On one shared PostgreSQL database, the config's own count.
+ */
+const inMemoryWorkers = (env: Record<string, string>) => (env.CONFORMANCE_DATABASE_URL ? [] : ['--maxWorkers=2']);
+
 function runSuite(project: string, seconds: number, env: Record<string, string>): Promise<Report> {
   const output = join(project, 'jest-report.json');
-  const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${output}`];
+  const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', ...inMemoryWorkers(env), '--json', `--outputFile=${output}`];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH, CONFORMANCE_SEED, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
