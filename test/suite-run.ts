@@ -27,7 +27,7 @@ export interface SuiteReport {
 }
 
 /** The suite of `project`, with `env` only (and PATH, and the seed of its property-based checks); `files` narrows it to some test files. */
-export function runSuite(project: string, env: Record<string, string> = {}, files: string[] = [], timeoutMs = 100_000): Promise<SuiteReport> {
+export function runSuite(project: string, env: Record<string, string> = {}, files: string[] = [], timeoutMs = 240_000): Promise<SuiteReport> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-report-'));
   const output = join(dir, 'report.json');
   const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'test/conformance/jest.config.js', '--json', `--outputFile=${output}`, ...files];
@@ -36,7 +36,8 @@ export function runSuite(project: string, env: Record<string, string> = {}, file
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
-    // A run that does not end (a server left open) fails here, not at jest's timeout.
+    // A run that does not end (a server left open) fails here, not at jest's timeout (300 s). A bookshop
+    // suite takes 7-17 s alone; beside another file's work on 2 cores, several times that.
     const timer = setTimeout(() => child.kill(), timeoutMs);
     child.once('exit', (_code, signal) => {
       clearTimeout(timer);

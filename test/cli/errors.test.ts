@@ -528,5 +528,5 @@ describe('node flags a worker thread refuses', () => {
     } finally {
       cleanup();
     }
-  }, 60_000);
+  });
 });

@@ -207,7 +207,7 @@ postgres.describe('on PostgreSQL', () => {
     expect(failures(report)).toEqual([]);
     expect(report.broken).toBe(0);
     expect(report.passed).toBeGreaterThan(50);
-  }, 200_000);
+  });
 
   test("the generated suite passes against the service on PostgreSQL", async () => {
     const url = await newDatabase();
@@ -216,7 +216,7 @@ postgres.describe('on PostgreSQL', () => {
     expect(failures(report)).toEqual([]);
     expect(report.broken).toBe(0);
     expect(report.passed).toBeGreaterThan(200);
-  }, 200_000);
+  });
 });
 
 postgres.describe('with Redis', () => redis.describe('two instances sharing PostgreSQL and Redis', () => {
@@ -273,7 +273,7 @@ postgres.describe('with Redis', () => redis.describe('two instances sharing Post
     for (const [index, name] of [...names].reverse().entries()) await createAuthor(index % 2 ? one.baseUrl : two.baseUrl, name);
     const seen = await walk([one, two], 5);
     expect(seen.map((item) => item.name)).toEqual(names);
-  }, 60_000);
+  });
 
   test('a walk while both instances create items sees every earlier item once and no item twice', async () => {
     const [one, two] = await twoInstances();
@@ -290,7 +290,7 @@ postgres.describe('with Redis', () => redis.describe('two instances sharing Post
     expect(seen.map((item) => item.name)).toEqual(seen.map((item) => item.name).sort());
     // The items created past the end were reached, and seen.
     expect(ids.length).toBeGreaterThan(earlier.size);
-  }, 60_000);
+  });
 
   test('the rate limit counts the requests to both instances as one budget', async () => {
     const [one, two] = await twoInstances();
@@ -301,7 +301,7 @@ postgres.describe('with Redis', () => redis.describe('two instances sharing Post
       remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
     }
     expect(remaining.slice(1).map((value, index) => remaining[index]! - value)).toEqual([1, 1, 1]);
-  }, 60_000);
+  });
 }));
 
 describe('on the embedded PGlite', () => {
@@ -342,7 +342,7 @@ describe('on the embedded PGlite', () => {
     } finally {
       await service.stop();
     }
-  }, 120_000);
+  });
 
   test('without DATABASE_URL the data lives in DATA_DIR and outlives a restart', async () => {
     const env = { ...SERVICE_ENV, DATABASE_URL: '', DATA_DIR: join(scratch.dir, 'data') };
@@ -363,5 +363,5 @@ describe('on the embedded PGlite', () => {
     } finally {
       await second.stop();
     }
-  }, 60_000);
+  });
 });

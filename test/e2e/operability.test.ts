@@ -30,7 +30,7 @@ beforeAll(async () => {
   writeFileSync(join(project, 'src/extended.ts'), EXTENDED);
   expect(await compile(project)).toBe('');
   service = await startService(project, ENV);
-}, 120_000);
+});
 afterAll(async () => {
   await Promise.all([service?.stop(), ...others.map((other) => other.stop())]);
   scratch.cleanup();
@@ -336,7 +336,7 @@ describe('CORS', () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  });
 
   test('the bundled client, on a page of another origin CORS_ORIGINS names: a create, a list walk and an error', async () => {
     const { build } = await import('esbuild');
@@ -390,7 +390,7 @@ describe('CORS', () => {
       pages.closeAllConnections();
       pages.close();
     }
-  }, 60_000);
+  });
 });
 
 async function listenOn(server: Server): Promise<{ origin: string }> {

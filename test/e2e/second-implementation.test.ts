@@ -117,4 +117,4 @@ test('the suite fails the second implementation with a flaw: cursor pages that o
   } finally {
     await server.close();
   }
-}, 200_000);
+});

@@ -75,7 +75,7 @@ beforeAll(async () => {
     startService(project, { ...ENV, LOG_ASYNC_CONTEXT: 'true', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '2000' }),
     startService(project, { ...ENV, LOG_ASYNC_CONTEXT: 'false' }),
   ]);
-}, 120_000);
+});
 afterAll(async () => {
   await Promise.all([service, plain, other].map((running) => running?.stop()));
   scratch.cleanup();

@@ -34,5 +34,5 @@ describe('public specs’ types in prettier’s form without prettier', () => {
     expect(await prettier.format(types, { ...PRETTIER_OPTIONS, parser: 'babel-ts' })).toBe(types);
     // Less than 1% left to prettier (GitHub: 16 kB of 7.5 MB).
     expect(handedOver).toBeLessThan(types.length / 100);
-  }, 120_000);
+  });
 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   await generateService(join(FIXTURES, 'valid/files.yaml'), project);
   linkDependencies(project);
   expect(await compile(project)).toBe('');
-}, 120_000);
+});
 afterAll(async () => {
   scratch.cleanup();
   await databases.dropAll();
@@ -57,7 +57,7 @@ function storeTests(name: string, env: () => Promise<Record<string, string>>, ru
 
     beforeAll(async () => {
       service = await startService(project, await env());
-    }, 60_000);
+    });
     afterAll(async () => {
       expect(await service?.stop()).toBe(0);
     });
@@ -152,7 +152,7 @@ describe("the suite's upload round trip", () => {
     const report = await runSuite(project, {}, ['resources/documents']);
     expect(report.failed).toBe(0);
     expect(report.tests.filter((outcome) => ROUND_TRIP.test(outcome.name)).map((outcome) => outcome.status)).toEqual(['passed']);
-  }, 120_000);
+  });
 
   test.each(BROKEN_STORES)('fails against a store with $name', async ({ find, replace }) => {
     const copy = join(scratch.dir, `broken-${BROKEN_STORES.findIndex((broken) => broken.find === find)}`);
@@ -164,5 +164,5 @@ describe("the suite's upload round trip", () => {
     const report = await runSuite(copy, {}, ['resources/documents']);
     const roundTrip = report.tests.filter((outcome) => ROUND_TRIP.test(outcome.name));
     expect(roundTrip.map((outcome) => outcome.status)).toEqual(['failed']);
-  }, 120_000);
+  });
 });
