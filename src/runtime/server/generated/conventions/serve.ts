@@ -17,7 +17,6 @@
  * starts a fresh process); requests in flight still get their answers.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type Koa from 'koa';
 import { createLogger, type Logger } from './logger.js';
 import { currentRequestId, describeError, redactionOf, type Redaction } from './logging.js';
@@ -82,7 +81,6 @@ export function serve(
 ): Promise<Server> {
   const log = logger ?? appLogger(app) ?? createLogger(redaction);
   const timeouts = { ...timeoutsFromEnv(), ...given };
-  const connections = connectionsOf(app.callback());
   const server = createServer(
     {
       headersTimeout: timeouts.headersTimeoutMs,
@@ -90,14 +88,12 @@ export function serve(
       // Node checks the two timeouts above only this often (30 s by default).
       connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs),
     },
-    connections.answer,
+    app.callback(),
   );
-  server.on('connection', connections.add);
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
   if (timeouts.maxConnections > 0) server.maxConnections = timeouts.maxConnections;
   const shutdown = shutdownOf(
     server,
-    connections,
     timeouts.shutdownGraceMs,
     releaseOf(app, onClose),
     appStop(app),
@@ -147,50 +143,6 @@ function releaseOf(app: Servable, onClose: (() => Promise<void>) | undefined): (
   };
 }
 
-/** The open connections, each with the last response it was given. */
-interface Connections {
-  /** The request listener: records the response on its connection, then calls Koa's. */
-  answer(request: IncomingMessage, response: ServerResponse): void;
-  add(socket: Socket): void;
-  /** From now on, every response is the last of its connection; so are those still being answered. */
-  closeAll(): void;
-}
-
-const RESPONSE = Symbol('specforge.response');
-type Tracked = Socket & { [RESPONSE]?: ServerResponse };
-
-/**
- * Tracked per connection, not per response: a listener per request (and the
- * copy of the listeners Node's emit makes when there are two) costs every
- * request (about 600 bytes allocated), where a stop needs only each
- * connection's current response.
- */
-function connectionsOf(
-  answer: (request: IncomingMessage, response: ServerResponse) => unknown,
-): Connections {
-  const open = new Set<Tracked>();
-  let closing = false;
-  return {
-    answer(request, response) {
-      if (closing) closeAfter(response);
-      else (request.socket as Tracked)[RESPONSE] = response;
-      void answer(request, response);
-    },
-    add(socket) {
-      open.add(socket);
-      socket.once('close', () => open.delete(socket));
-    },
-    closeAll() {
-      closing = true;
-      for (const socket of open) {
-        const response = socket[RESPONSE];
-        // A response already sent leaves its connection idle: closeIdleConnections closes it.
-        if (response && !response.writableFinished) closeAfter(response);
-      }
-    },
-  };
-}
-
 interface Shutdown {
   /** Stops accepting, drains, exits with `code` (1 when the grace period runs out). */
   stop(reason: string, code: number): void;
@@ -199,13 +151,19 @@ interface Shutdown {
 
 function shutdownOf(
   server: Server,
-  connections: Connections,
   graceMs: number,
   release: () => Promise<void>,
   stopAnswers: () => void,
   log: Logger,
 ): Shutdown {
+  const inFlight = new Set<ServerResponse>();
   let stopping = false;
+  // Ahead of Koa's listener: a request that arrives while stopping is answered with `Connection: close` too.
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) closeAfter(response);
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
   return {
     get stopping() {
       return stopping;
@@ -220,8 +178,7 @@ function shutdownOf(
           .catch((error: unknown) => log.error(`Releasing failed: ${String(error)}`))
           .finally(() => process.exit(code));
       });
-      // A request that arrives while stopping is answered with `Connection: close` too.
-      connections.closeAll();
+      for (const response of inFlight) closeAfter(response);
       stopAnswers();
       server.closeIdleConnections();
       setTimeout(() => {
