@@ -57,7 +57,8 @@ beforeAll(async () => {
     }),
   );
   seconds = (Date.now() - started) / 1000;
-}, 600_000);
+  // About 300 s alone; beside another file on two cores, up to twice that or more.
+}, specs.length * 2 * 60_000);
 
 afterAll(async () => {
   if (postgres.available) await databases.dropAll();

@@ -81,7 +81,8 @@ test('the build stage installs, builds and prunes; the final stage holds only wh
   expect(existsSync(join(image, 'node_modules/koa'))).toBe(true);
   for (const absent of ['node_modules/typescript', 'node_modules/jest', 'src', 'test', 'package-lock.json']) expect(existsSync(join(image, absent))).toBe(false);
 
-  const port = String(40_000 + (process.pid % 10_000));
+  // Below Linux's ephemeral range (32768-60999), which the services other test files start on port 0 draw from.
+  const port = String(20_000 + (process.pid % 10_000));
   const env = { PATH: process.env.PATH!, ...finalStage!.env, HOST: '127.0.0.1', PORT: port, API_TOKENS: 'image-token', CURSOR_SECRET: 'test', DATA_DIR: join(image, 'data') };
   const [command, ...args] = finalStage!.cmd!;
   service = spawn(command!, args, { cwd: image, env, stdio: ['ignore', 'pipe', 'pipe'] });

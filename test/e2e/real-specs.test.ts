@@ -134,8 +134,8 @@ interface Report {
 
 /**
  * On an in-memory database, two workers, each with a service and a database of its own: the suite
- * takes both cores where nothing else needs them, not the half its config takes. On one shared
- * PostgreSQL database, the config's own count.
+ * may take both cores while the other file beside it waits on its child processes, not only the
+ * half its config takes. On one shared PostgreSQL database, the config's own count.
  */
 const inMemoryWorkers = (env: Record<string, string>) => (env.CONFORMANCE_DATABASE_URL ? [] : ['--maxWorkers=2']);
 

@@ -187,7 +187,8 @@ describe('RedisRateLimitStore, without Redis', () => {
       expect(first.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
       expect(first.ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
       const next = await timed(() => counts.hit('k', 60_000));
-      expect(next.ms).toBeLessThan(20);
+      // Well under the timeout: another process on the same cores may delay it a little, never by a timeout.
+      expect(next.ms).toBeLessThan(TIMEOUT_MS / 2);
       expect(next.result.count).toBe(2);
     }, 5_000);
   });
