@@ -9,9 +9,9 @@ import { lineBatch } from '../../../src/runtime/server/generated/conventions/log
 
 afterEach(() => void jest.useRealTimers());
 
-function recorded(options = { flushMs: 25, batchChars: 100 }) {
+function recorded(options = { flushMs: 25, batchBytes: 100 }) {
   const writes: string[] = [];
-  return { writes, batch: lineBatch((text) => writes.push(text), options) };
+  return { writes, batch: lineBatch((bytes) => writes.push(bytes.toString()), options) };
 }
 
 test('lines wait for flushMs after the first of their batch, then go out in one write', () => {
@@ -30,9 +30,9 @@ test('lines wait for flushMs after the first of their batch, then go out in one 
   expect(writes).toEqual(['a\nb\n', 'c\n']);
 });
 
-test('a batch that reaches batchChars goes out at once, and its timer with it', () => {
+test('a batch that reaches batchBytes goes out at once, and its timer with it', () => {
   jest.useFakeTimers();
-  const { writes, batch } = recorded({ flushMs: 25, batchChars: 10 });
+  const { writes, batch } = recorded({ flushMs: 25, batchBytes: 10 });
   batch.write('12345\n');
   batch.write('67890\n');
   expect(writes).toEqual(['12345\n67890\n']);
@@ -48,9 +48,29 @@ test("flush hands the lines on now and calls pino's callback; take empties the b
   expect(writes).toEqual(['a\n']);
   expect(done).toHaveBeenCalledTimes(1);
   batch.write('b\n');
-  expect(batch.take()).toBe('b\n');
+  expect(batch.take().toString()).toBe('b\n');
   batch.flush();
   expect(writes).toEqual(['a\n']);
+});
+
+test('lines beyond ASCII keep their bytes; a line that would overflow the batch starts the next, one longer than any batch goes alone', () => {
+  const { writes, batch } = recorded({ flushMs: 25, batchBytes: 10 });
+  batch.write('é€👩\n');
+  batch.flush();
+  expect(writes).toEqual(['é€👩\n']);
+  writes.length = 0;
+  // Room is 10 + 16,384 bytes, and a line is given 3 bytes a UTF-16 unit: 9 waiting bytes and 5,462 units do not fit together.
+  const first = 'aaaaaaaa\n';
+  const near = 'x'.repeat(5_462);
+  batch.write(first);
+  batch.write(near);
+  expect(writes).toEqual([first, near]);
+  const long = 'y'.repeat(6_000);
+  batch.write(long);
+  expect(writes).toEqual([first, near, long]);
+  batch.write('b\n');
+  batch.flush();
+  expect(writes).toEqual([first, near, long, 'b\n']);
 });
 
 // A child process runs the built modules: `npm test` builds them first (pretest).

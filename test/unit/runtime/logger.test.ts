@@ -113,6 +113,8 @@ describe('accessWriterOf: the access line written directly', () => {
     ['a principal and a trace id', { ...plain, principal: 'user-7', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' }],
     ['quotes, backslashes and control characters', { ...plain, route: '/a"b\\c/{x}\n\t\u0001', principal: 'ann "the" \\ admin' }],
     ['text beyond ASCII, and beyond 100 characters', { ...plain, route: `/bücher/${'日本'.repeat(60)}/{id}`, principal: '\u2028👩‍💻' }],
+    // The plain texts written as they are (logger.ts's PLAIN_TEXT) at their edges: every printable ASCII character, DEL, nothing.
+    ['each printable ASCII character, DEL and an empty text', { ...plain, route: String.fromCharCode(...Array.from({ length: 96 }, (_, n) => n + 0x20)), principal: '' }],
     ['whole and large numbers, and the line of a dropped connection', { ...plain, method: 'DELETE', route: '(none)', status: 499, durationMs: 12345678.9 }],
   ];
   test.each(lines)('%s: byte for byte what pino writes', async (_name, line) => {

@@ -26,15 +26,17 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
   const { tracing } = options;
   const access = options.logger.isLevelEnabled('info');
   const writeAccess = accessWriterOf(options.logger);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const started = performance.now();
     assignRequestId(ctx);
     // Every answer, errors and preflights included: a browser must not read an error's text as HTML.
     ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
     const span = tracing?.start(ctx.method, ctx.path, ctx.headers);
     // A span of no SDK (the API's no-op) has no trace: the caller's is logged then.
+    const traceparent = ctx.req.headers.traceparent;
     const traceId =
-      validTraceId(span?.ids.traceId) ?? traceIdOf(ctx.get('traceparent') || undefined);
+      validTraceId(span?.ids.traceId) ??
+      traceIdOf(typeof traceparent === 'string' && traceparent !== '' ? traceparent : undefined);
     // 'close' comes once per response: `on` spares the wrapper `once` makes.
     ctx.res.on('close', () => {
       const status = ctx.res.headersSent ? ctx.res.statusCode : 499;
@@ -43,8 +45,8 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
     });
     const answer = span ? () => span.within(next) : next;
     // What the request sets off, awaited or not, is then logged under its id (logging.ts).
-    if (options.asyncContext) await requestScope.run({ requestId: ctx.state.requestId }, answer);
-    else await answer();
+    if (options.asyncContext) return requestScope.run({ requestId: ctx.state.requestId }, answer);
+    return answer();
   };
 }
 

@@ -50,8 +50,17 @@ export function identify(
   apiKeyHeaders: readonly string[],
 ): void | Promise<void> {
   ctx.state.principal = undefined;
-  const apiKey = apiKeyHeaders.map((header) => ctx.get(header)).find((value) => value !== '') ?? '';
-  const credential = credentialOf(ctx.get('Authorization'), apiKey);
+  // Node's own headers, not Koa's ctx.get: no lower-casing and delegating on every request.
+  const { headers } = ctx.req;
+  let apiKey = '';
+  for (const header of apiKeyHeaders) {
+    const value = headers[header.toLowerCase()];
+    if (typeof value === 'string' && value !== '') {
+      apiKey = value;
+      break;
+    }
+  }
+  const credential = credentialOf(headers.authorization ?? '', apiKey);
   ctx.state.presented = credential?.scheme;
   if (!credential) return;
   const principal = authenticate(credential);

@@ -37,8 +37,11 @@ export function notModified(
   if (typeof lastModified === 'string') res.setHeader('Last-Modified', lastModified);
   else if (lastModified && !Number.isNaN(lastModified.getTime()))
     res.setHeader('Last-Modified', lastModified.toUTCString());
-  const ifNoneMatch = ctx.get('If-None-Match');
-  return ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, options.tag);
+  // Node's own header, not Koa's ctx.get: no lower-casing and delegating on every GET.
+  const ifNoneMatch = ctx.req.headers['if-none-match'];
+  return (
+    ifNoneMatch !== undefined && ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, options.tag)
+  );
 }
 
 /** The latest of the given times, skipping values that are not dates. */

@@ -230,19 +230,20 @@ export function operation<Handlers>(
       route.invoke(context.handlers, request),
     );
     const result = deadline ? await deadline(invoked) : await invoked;
-    if (route.answer) await route.answer.send(ctx, result, context.streams);
-    else
-      await answer(ctx, {
-        route,
-        context,
-        request,
-        result,
-        walk,
-        noted,
-        lastTag,
-        lastPage,
-        ...representation,
-      });
+    if (route.answer) return route.answer.send(ctx, result, context.streams);
+    const answering = answer(ctx, {
+      route,
+      context,
+      request,
+      result,
+      walk,
+      noted,
+      lastTag,
+      lastPage,
+      ...representation,
+    });
+    // Most answers need nothing awaited (only included relations do): none is then awaited.
+    if (answering) await answering;
   };
 }
 
@@ -355,21 +356,9 @@ interface LastPage {
   json: string;
 }
 
-async function answer<Handlers>(
-  ctx: ServiceContext,
-  {
-    route,
-    context,
-    request,
-    result,
-    fields,
-    include,
-    walk,
-    noted,
-    lastTag,
-    lastPage,
-  }: Answer<Handlers>,
-): Promise<void> {
+/** Answers in the envelope; a promise only where included relations are read. */
+function answer<Handlers>(ctx: ServiceContext, answering: Answer<Handlers>): void | Promise<void> {
+  const { route, result, fields, include, noted, lastPage } = answering;
   if (!route.hasData) {
     if (result === false) throw errors.notFound();
     ctx.status = route.status;
@@ -388,21 +377,33 @@ async function answer<Handlers>(
     include.length === 0 &&
     !(route.declaredFields && route.shape === 'flat');
   const rendered = asMade && noted.length > 0 ? renderingsOf(items, noted) : undefined;
-  let data: string;
-  if (rendered) data = route.paging ? pageJson(rendered, lastPage) : renderedJson(rendered[0]!);
-  else {
-    const fieldset = { named: fields, required: route.requiredFields ?? [] };
-    let shown = items.map((item) =>
-      sparse(declaredOnly(item, route.declaredFields, route.shape), fieldset, route.shape),
-    );
-    if (include.length > 0) {
-      const related = await Promise.all(
-        items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),
-      );
-      shown = shown.map((item, index) => embed(item, related[index]!, route.shape));
-    }
-    data = JSON.stringify(route.paging ? shown : shown[0]);
+  if (rendered) {
+    const data = route.paging ? pageJson(rendered, lastPage) : renderedJson(rendered[0]!);
+    return send(ctx, answering, items, rendered, data);
   }
+  const fieldset = { named: fields, required: route.requiredFields ?? [] };
+  const shown = items.map((item) =>
+    sparse(declaredOnly(item, route.declaredFields, route.shape), fieldset, route.shape),
+  );
+  const json = (values: unknown[]) => JSON.stringify(route.paging ? values : values[0]);
+  if (include.length === 0) return send(ctx, answering, items, undefined, json(shown));
+  const { context, request } = answering;
+  return Promise.all(
+    items.map((item) => relatedOf(item, include, { route, context, request }, ctx.state)),
+  ).then((related) => {
+    const embedded = shown.map((item, index) => embed(item, related[index]!, route.shape));
+    send(ctx, answering, items, undefined, json(embedded));
+  });
+}
+
+/** The envelope around the answer's serialized data, with its paging and caching headers (304 where the client's copy is current). */
+function send<Handlers>(
+  ctx: ServiceContext,
+  { route, request, result, walk, lastTag }: Answer<Handlers>,
+  items: unknown[],
+  rendered: Rendering[] | undefined,
+  data: string,
+): void {
   const pagination = route.paging
     ? paginationOf(
         route.paging,

@@ -29,7 +29,7 @@ export interface RequestConventions {
 }
 
 export function requestConventions(options: RequestConventions): Middleware<ServiceState> {
-  return async (ctx, next) => answered(ctx, next, options);
+  return (ctx, next) => answered(ctx, next, options);
 }
 
 /** The conventions, the route, and the error envelope for whatever either throws. */

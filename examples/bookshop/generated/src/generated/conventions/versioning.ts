@@ -12,7 +12,7 @@ import { errors } from './errors.js';
 const VERSIONED_MEDIA_TYPE = /application\/vnd\.api\+json\s*;([^,]*)/gi;
 
 export function checkAcceptedVersion(ctx: Context, current: number): void {
-  const requested = requestedVersions(ctx.get('Accept'));
+  const requested = requestedVersions(ctx.req.headers.accept ?? '');
   if (requested.length > 0 && !requested.includes(String(current))) {
     throw errors.notAcceptable(
       `Version ${requested.join(', ')} is not served; this service answers version ${current}.`,

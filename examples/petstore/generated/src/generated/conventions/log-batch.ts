@@ -4,7 +4,7 @@
 /**
  * Where the service's log lines go by default: stdout, in batches. A line
  * waits until `flushMs` have passed since the first line of its batch, or
- * until the batch holds `batchChars`; then the batch goes out in one
+ * until the batch holds `batchBytes`; then the batch goes out in one
  * asynchronous write (pino's SonicBoom). Why: one write per line cost a GET
  * by id a quarter of its time, a trip through libuv's thread pool and back
  * for every access line.
@@ -20,43 +20,54 @@ import { pino, type DestinationStream } from 'pino';
 export interface LineBatchOptions {
   /** The longest a line waits. */
   flushMs: number;
-  /** A batch this long goes out at once. */
-  batchChars: number;
+  /** A batch this long, in bytes, goes out at once. */
+  batchBytes: number;
 }
 
 export interface LineBatch extends DestinationStream {
   /** Hands the waiting lines on now (pino's `logger.flush(done)`). */
   flush(done?: (error?: Error) => void): void;
-  /** Takes the waiting lines out of the batch, joined (for a synchronous write at exit). */
-  take(): string;
+  /** Takes the waiting lines out of the batch (for a synchronous write at exit). */
+  take(): Buffer;
 }
 
-/** Lines gathered in memory and handed to `write` a batch at a time. */
+/**
+ * Lines gathered in memory and handed to `write` a batch at a time. Each line
+ * is encoded once, into the batch's buffer, as it comes: no array of lines
+ * to join, no text to measure and encode again at the write. A batch handed
+ * on is the writer's: the next one fills a buffer of its own.
+ */
 export function lineBatch(
-  write: (batch: string) => void,
-  { flushMs, batchChars }: LineBatchOptions,
+  write: (batch: Buffer) => void,
+  { flushMs, batchBytes }: LineBatchOptions,
 ): LineBatch {
-  let lines: string[] = [];
-  let chars = 0;
+  // Room for a batch and one more line of the longest usual kind (UTF-8: at most 3 bytes per UTF-16 unit).
+  const capacity = batchBytes + 16_384;
+  let buffer = Buffer.allocUnsafe(capacity);
+  let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const take = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const batch = lines.join('');
-    lines = [];
-    chars = 0;
+    const batch = buffer.subarray(0, used);
+    buffer = Buffer.allocUnsafe(capacity);
+    used = 0;
     return batch;
   };
   const flush = (done?: (error?: Error) => void) => {
     const batch = take();
-    if (batch !== '') write(batch);
+    if (batch.length > 0) write(batch);
     done?.();
   };
   return {
     write(line: string) {
-      lines.push(line);
-      chars += line.length;
-      if (chars >= batchChars) flush();
+      if (used + line.length * 3 > capacity) {
+        flush();
+        // Longer than a batch: it goes out alone.
+        if (line.length * 3 > capacity) return void write(Buffer.from(line));
+      }
+      used += buffer.write(line, used);
+      if (used >= batchBytes) flush();
       // Unreferenced: waiting lines never keep the process alive (exit writes them).
       else timer ??= setTimeout(() => flush(), flushMs).unref();
     },
@@ -70,8 +81,10 @@ let stdout: LineBatch | undefined;
 /** The process's stdout as a log destination: one batch for every logger, so lines keep their order. */
 export function stdoutLines(): LineBatch {
   if (stdout) return stdout;
-  const sonic = pino.destination({ dest: 1, sync: false });
-  const batch = lineBatch((text) => sonic.write(text), { flushMs: 25, batchChars: 16_384 });
+  const sonic = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
+  // In `buffer` mode SonicBoom takes Buffers; its types know only text.
+  const writeBytes = sonic.write.bind(sonic) as unknown as (bytes: Buffer) => boolean;
+  const batch = lineBatch(writeBytes, { flushMs: 25, batchBytes: 16_384 });
   // Registered after pino's own exit hook (made with the destination), which
   // has written out what SonicBoom holds by the time this runs: order is kept.
   process.on('exit', () => writeAllSync(1, batch.take()));
@@ -84,8 +97,8 @@ export function stdoutLines(): LineBatch {
  * non-blocking mode takes part of a write, or none (EAGAIN), when full: the
  * rest is retried, waiting a millisecond at a time, for up to `patienceMs`.
  */
-export function writeAllSync(fd: number, text: string, patienceMs = 2_000): void {
-  const bytes = Buffer.from(text);
+export function writeAllSync(fd: number, text: string | Buffer, patienceMs = 2_000): void {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   const giveUpAt = Date.now() + patienceMs;
   let written = 0;
   while (written < bytes.length) {

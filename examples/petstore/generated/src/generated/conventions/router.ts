@@ -87,13 +87,14 @@ export function routesFor<Handlers>(
       template: `${options.basePath}${route.template}`,
     });
   const unmatched = unmatchedBy(options);
-  return async (ctx) => {
+  // Not async: it hands on the operation's promise rather than wrap it in one more (koa-compose turns a throw into a rejection).
+  return (ctx) => {
     const path = within(ctx.path, options.basePath);
     const match = path === undefined ? undefined : tree.match(path, ctx.method);
     if (!match) throw unmatched(ctx.path);
     if ('allow' in match) throw errors.methodNotAllowed(match.allow);
     ctx.state.route = match.target.template;
-    await match.target.answer(ctx, match.params);
+    return match.target.answer(ctx, match.params);
   };
 }
 
