@@ -69,6 +69,15 @@ export function countRequest(
     : tellWindow(ctx, limit, window);
 }
 
+/** A number's text, remembered while the number stays the same: the limit, and a window's reset, from one request to the next. */
+function rememberedText(): (value: number) => string {
+  let last = { value: NaN, text: '' };
+  return (value) =>
+    value === last.value ? last.text : (last = { value, text: String(value) }).text;
+}
+const limitText = rememberedText();
+const resetText = rememberedText();
+
 /** The rate-limit headers of the window; 429 once it is spent. */
 function tellWindow(
   ctx: ParameterizedContext<ServiceState>,
@@ -77,9 +86,9 @@ function tellWindow(
 ): void {
   // Koa's ctx.set makes arrays and closures on every call: these go straight to the response.
   const { res } = ctx;
-  res.setHeader('X-RateLimit-Limit', String(limit));
+  res.setHeader('X-RateLimit-Limit', limitText(limit));
   res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
-  res.setHeader('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));
+  res.setHeader('X-RateLimit-Reset', resetText(Math.ceil(window.resetAt / 1000)));
   if (window.count > limit)
     throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
 }
