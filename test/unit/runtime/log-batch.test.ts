@@ -73,6 +73,20 @@ test('lines beyond ASCII keep their bytes; a line that would overflow the batch 
   expect(writes).toEqual([first, near, long, 'b\n']);
 });
 
+test('a batch handed on is a copy of its bytes: the writer keeps what was logged, not the batch buffer, and later lines change nothing it holds', () => {
+  const kept: Buffer[] = [];
+  const batch = lineBatch((bytes) => kept.push(bytes), { flushMs: 25, batchBytes: 16_384 });
+  for (let n = 0; n < 3; n++) {
+    batch.write(`line ${n}\n`);
+    batch.flush();
+  }
+  expect(kept.map(String)).toEqual(['line 0\n', 'line 1\n', 'line 2\n']);
+  // 7 bytes each, in Node's shared pool: no batch holds an ArrayBuffer of its own the size of the batch buffer.
+  expect(kept.every((bytes) => bytes.buffer.byteLength <= Buffer.poolSize)).toBe(true);
+  batch.flush();
+  expect(kept).toHaveLength(3);
+});
+
 // A child process runs the built modules: `npm test` builds them first (pretest).
 const modules = join(ROOT, 'dist/runtime/server/generated/conventions');
 

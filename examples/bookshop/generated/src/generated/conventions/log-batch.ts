@@ -34,8 +34,10 @@ export interface LineBatch extends DestinationStream {
 /**
  * Lines gathered in memory and handed to `write` a batch at a time. Each line
  * is encoded once, into the batch's buffer, as it comes: no array of lines
- * to join, no text to measure and encode again at the write. A batch handed
- * on is the writer's: the next one fills a buffer of its own.
+ * to join, no text to measure and encode again at the write. A batch is
+ * handed on as a copy of its bytes, the writer's to keep (a stalled stdout
+ * then holds what was logged, not a whole buffer per batch), and the buffer
+ * fills again.
  */
 export function lineBatch(
   write: (batch: Buffer) => void,
@@ -43,14 +45,13 @@ export function lineBatch(
 ): LineBatch {
   // Room for a batch and one more line of the longest usual kind (UTF-8: at most 3 bytes per UTF-16 unit).
   const capacity = batchBytes + 16_384;
-  let buffer = Buffer.allocUnsafe(capacity);
+  const buffer = Buffer.allocUnsafe(capacity);
   let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const take = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const batch = buffer.subarray(0, used);
-    buffer = Buffer.allocUnsafe(capacity);
+    const batch = Buffer.from(buffer.subarray(0, used));
     used = 0;
     return batch;
   };
@@ -82,7 +83,7 @@ let stdout: LineBatch | undefined;
 export function stdoutLines(): LineBatch {
   if (stdout) return stdout;
   const sonic = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
-  // In `buffer` mode SonicBoom takes Buffers; its types know only text.
+  // In `buffer` mode SonicBoom takes Buffers, and only Buffers (it counts a text's characters as bytes); its types know only text.
   const writeBytes = sonic.write.bind(sonic) as unknown as (bytes: Buffer) => boolean;
   const batch = lineBatch(writeBytes, { flushMs: 25, batchBytes: 16_384 });
   // Registered after pino's own exit hook (made with the destination), which
