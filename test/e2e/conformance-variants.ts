@@ -82,7 +82,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'fields-ignored',
     breaks: 'sparse fieldsets: fields is accepted but every field is returned',
-    patches: [patch(OPERATION, 'fieldset, route.shape),\n    );', '{ ...fieldset, named: [] }, route.shape),\n    );')],
+    patches: [patch(OPERATION, 'fieldset, route.shape),\n  );', '{ ...fieldset, named: [] }, route.shape),\n  );')],
     fails: /returns only the fields named in fields/,
   },
   {
@@ -232,7 +232,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
     name: 'api-key-ignored',
     breaks: 'the API key header of the spec authenticates (here it is never read)',
     patches: [
-      patch(AUTH, "credentialOf(ctx.get('Authorization'), apiKey)", "credentialOf(ctx.get('Authorization'), '')"),
+      patch(AUTH, "credentialOf(headers.authorization ?? '', apiKey)", "credentialOf(headers.authorization ?? '', '')"),
     ],
     fails: /an API key in its header is accepted/,
   },
@@ -322,8 +322,8 @@ const EXAMPLE_VARIANTS: Variant[] = [
     patches: [
       patch(
         CACHING,
-        "return ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, options.tag);",
-        "return ifNoneMatch.trim() === '*';",
+        "ifNoneMatch !== undefined && ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, options.tag)",
+        "ifNoneMatch !== undefined && ifNoneMatch.trim() === '*'",
       ),
     ],
     fails: /→ ETag, and 304 with no body for If-None-Match/,
@@ -358,9 +358,9 @@ const EXAMPLE_VARIANTS: Variant[] = [
     name: 'rate-limit-headers-missing',
     breaks: 'X-RateLimit-Limit, -Remaining and -Reset on every response (here none)',
     patches: [
-      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Limit', String(limit));", ''),
+      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Limit', limitText(limit));", ''),
       patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));", ''),
-      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Reset', String(Math.ceil(window.resetAt / 1000)));", ''),
+      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Reset', resetText(Math.ceil(window.resetAt / 1000)));", ''),
     ],
     fails: /X-RateLimit-Limit, -Remaining and -Reset on successes and errors/,
   },
