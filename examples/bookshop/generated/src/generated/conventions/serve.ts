@@ -175,6 +175,8 @@ function shutdownOf(
       if (stopping) return;
       stopping = true;
       log.info(`${reason}: finishing requests in flight, then stopping.`);
+      // Out now, not with the next batch: the operator watching the stop sees it begin.
+      log.flush();
       server.close(() => {
         // A release that fails is told, but the exit code stays the drain's.
         void release()
