@@ -150,6 +150,8 @@ const ROUND_TRIP = /POST \/documents → 201, then GET \/documents\/\{document_i
 describe("the suite's upload round trip", () => {
   test('passes against the generated service', async () => {
     const report = await runSuite(project, {}, ['resources/documents']);
+    // Each failure with its message: a count alone does not say which check, or why.
+    expect(report.tests.filter((outcome) => outcome.status === 'failed').map(({ name, failure }) => `${name}\n${failure}`)).toEqual([]);
     expect(report.failed).toBe(0);
     expect(report.tests.filter((outcome) => ROUND_TRIP.test(outcome.name)).map((outcome) => outcome.status)).toEqual(['passed']);
   });
