@@ -234,6 +234,7 @@ function external(baseUrl: string): Target {
  */
 const SERVICE_AUTH = '../../src/auth.js';
 const SERVICE_APP = '../../src/generated/app.js';
+const SERVICE_STORE = '../../src/store/index.js';
 
 /** What the suite needs of the generated `createApp`. */
 type CreateApp = (options: {
@@ -276,10 +277,14 @@ async function startService(
   // the suite writes and deletes. CONFORMANCE_DATABASE_URL names another one to run against.
   process.env.DATABASE_URL = process.env.CONFORMANCE_DATABASE_URL || 'memory:';
   // Loaded once per worker, too: the rate-limit file's service of its own reuses them.
-  const { authenticate, createApp } = await perWorker('service modules', async () => ({
+  const { authenticate, createApp, storeReady } = await perWorker('service modules', async () => ({
     ...((await import(SERVICE_AUTH)) as { authenticate: unknown }),
     ...((await import(SERVICE_APP)) as { createApp: CreateApp }),
+    ...((await import(SERVICE_STORE)) as { storeReady?: () => Promise<void> }),
   }));
+  // The database opens now (PGlite takes seconds), as the file loads: not in the first check,
+  // whose 30 s are the check's own (opening took 5 to 8 s of the first check here).
+  await storeReady?.();
   const consoles = perWorker('console', () => ({ current: console }));
   const app = createApp({
     authenticate,
