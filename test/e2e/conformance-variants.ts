@@ -53,8 +53,8 @@ const EXAMPLE_VARIANTS: Variant[] = [
     patches: [
       patch(
         OPERATION,
-        'ctx.body = envelope(serialized.data, serialized.pagination);',
-        'ctx.body = serialized.data;',
+        'answerJson(ctx, route.status, envelope(bytes ?? serialized.data, serialized.pagination));',
+        'answerJson(ctx, route.status, [serialized.data]);',
       ),
     ],
     fails: /→ 200 with the (success|list) envelope/,
@@ -99,8 +99,8 @@ const EXAMPLE_VARIANTS: Variant[] = [
     patches: [
       patch(
         OPERATION,
-        "ctx.res.setHeader('Content-Type', JSON_TYPE);",
-        "ctx.res.setHeader('Content-Type', JSON_TYPE);\n  if (route.kind === 'create') ctx.status = 200;",
+        'answerJson(ctx, route.status, envelope(',
+        "answerJson(ctx, route.kind === 'create' ? 200 : route.status, envelope(",
       ),
     ],
     fails: /POST \S+ → 201 with the created resource/,
@@ -345,7 +345,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'no-request-id',
     breaks: 'every response carries X-Request-Id (here none)',
-    patches: [patch(REQUEST_ID, "ctx.res.setHeader('X-Request-Id', ctx.state.requestId);", '')],
+    patches: [patch(REQUEST_ID, "setAnswerHeader(ctx, 'X-Request-Id', ctx.state.requestId);", '')],
     fails: /X-Request-Id: the caller's id comes back/,
   },
   {
@@ -358,9 +358,9 @@ const EXAMPLE_VARIANTS: Variant[] = [
     name: 'rate-limit-headers-missing',
     breaks: 'X-RateLimit-Limit, -Remaining and -Reset on every response (here none)',
     patches: [
-      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Limit', limitText(limit));", ''),
-      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));", ''),
-      patch(RATE_LIMIT, "res.setHeader('X-RateLimit-Reset', resetText(Math.ceil(window.resetAt / 1000)));", ''),
+      patch(RATE_LIMIT, "setAnswerHeader(ctx, 'X-RateLimit-Limit', limitText(limit));", ''),
+      patch(RATE_LIMIT, "setAnswerHeader(ctx, 'X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));", ''),
+      patch(RATE_LIMIT, "setAnswerHeader(ctx, 'X-RateLimit-Reset', resetText(Math.ceil(window.resetAt / 1000)));", ''),
     ],
     fails: /X-RateLimit-Limit, -Remaining and -Reset on successes and errors/,
   },

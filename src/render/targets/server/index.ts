@@ -23,6 +23,7 @@ import { serverView, validatorNames, type ServerView } from './view.js';
  * from `src/runtime/server/generated/conventions/`.
  */
 const CONVENTIONS = [
+  'answer-headers',
   'auth',
   'body',
   'caching',

@@ -52,14 +52,16 @@ const SPEC_FILE = new URL('../../../openapi.merged.yaml', import.meta.url);
 /**
  * Before the conventions: the request's id, scope, span and access line
  * (observe.ts), the user's `before`, then CORS (a preflight carries no
- * credential: it is answered first).
+ * credential: it is answered first). Without middleware of the user's, the
+ * operations write their answers themselves (answer-headers.ts).
  */
 export function useFront(
   app: Koa<ServiceState>,
   options: EdgeOptions,
   observe: ObserveOptions,
 ): void {
-  app.use(observeRequests(observe));
+  const usersMiddleware = (options.before?.length ?? 0) + (options.middleware?.length ?? 0);
+  app.use(observeRequests({ ...observe, gatherHeaders: usersMiddleware === 0 }));
   for (const middleware of options.before ?? []) app.use(middleware);
   const cors = corsFor(options.corsOrigins ?? corsOriginsFromEnv());
   if (cors) app.use(cors);

@@ -6,6 +6,7 @@
  * iterable is then closed (`return()`), so its `finally` blocks run.
  */
 import type { Context } from 'koa';
+import { releaseHeaders } from './answer-headers.js';
 import { errors } from './errors.js';
 import type { AnswerRule, StreamSettings } from './operation.js';
 
@@ -71,6 +72,7 @@ export async function sendEvents(
   options: EventOptions,
 ): Promise<void> {
   const res = ctx.res;
+  releaseHeaders(ctx); // the request id and rate limit go out with the stream's head
   ctx.respond = false;
   ctx.status = 200;
   ctx.set({

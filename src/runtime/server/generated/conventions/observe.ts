@@ -8,6 +8,7 @@
  * duration is the whole stream's.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
+import { gatherHeaders, releaseHeaders, setAnswerHeader } from './answer-headers.js';
 import { accessWriterOf, type AccessLine, type Logger } from './logger.js';
 import { requestScope } from './logging.js';
 import { assignRequestId } from './request-id.js';
@@ -20,6 +21,8 @@ export interface ObserveOptions {
   asyncContext: boolean;
   /** Spans where OpenTelemetry is installed (tracing.ts). */
   tracing?: Tracing | undefined;
+  /** Whether the conventions' headers wait to go out with the answer (answer-headers.ts): only where no middleware of the user's can look at them. */
+  gatherHeaders?: boolean;
 }
 
 export function observeRequests(options: ObserveOptions): Middleware<ServiceState> {
@@ -28,9 +31,10 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
   const writeAccess = accessWriterOf(options.logger);
   return (ctx, next) => {
     const started = performance.now();
+    if (options.gatherHeaders) gatherHeaders(ctx);
     assignRequestId(ctx);
     // Every answer, errors and preflights included: a browser must not read an error's text as HTML.
-    ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
+    setAnswerHeader(ctx, 'X-Content-Type-Options', 'nosniff');
     const span = tracing?.start(ctx.method, ctx.path, ctx.headers);
     // A span of no SDK (the API's no-op) has no trace: the caller's is logged then.
     const traceparent = ctx.req.headers.traceparent;
@@ -45,8 +49,12 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
     });
     const answer = span ? () => span.within(next) : next;
     // What the request sets off, awaited or not, is then logged under its id (logging.ts).
-    if (options.asyncContext) return requestScope.run({ requestId: ctx.state.requestId }, answer);
-    return answer();
+    const answering = options.asyncContext
+      ? requestScope.run({ requestId: ctx.state.requestId }, answer)
+      : answer();
+    if (!options.gatherHeaders) return answering;
+    // Koa answers what answerJson did not: with the headers that waited for it.
+    return answering.finally(() => releaseHeaders(ctx));
   };
 }
 

@@ -4,6 +4,7 @@
  * service that runs on several instances can share them (Redis, a database).
  */
 import type { ParameterizedContext } from 'koa';
+import { setAnswerHeader } from './answer-headers.js';
 import { isThenable } from './auth.js';
 import { errors } from './errors.js';
 import type { ServiceState } from './state.js';
@@ -81,11 +82,9 @@ function tellWindow(
   limit: number,
   window: RateLimitWindow,
 ): void {
-  // Koa's ctx.set makes arrays and closures on every call: these go straight to the response.
-  const { res } = ctx;
-  res.setHeader('X-RateLimit-Limit', limitText(limit));
-  res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
-  res.setHeader('X-RateLimit-Reset', resetText(Math.ceil(window.resetAt / 1000)));
+  setAnswerHeader(ctx, 'X-RateLimit-Limit', limitText(limit));
+  setAnswerHeader(ctx, 'X-RateLimit-Remaining', String(Math.max(0, limit - window.count)));
+  setAnswerHeader(ctx, 'X-RateLimit-Reset', resetText(Math.ceil(window.resetAt / 1000)));
   if (window.count > limit)
     throw errors.rateLimited(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)));
 }

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ParameterizedContext } from 'koa';
+import { setAnswerHeader } from './answer-headers.js';
 import type { ServiceState } from './state.js';
 
 const SENSIBLE = /^[\w.:@/+=-]{1,128}$/;
@@ -11,5 +12,5 @@ const SENSIBLE = /^[\w.:@/+=-]{1,128}$/;
 export function assignRequestId(ctx: ParameterizedContext<ServiceState>): void {
   const given = ctx.req.headers['x-request-id'];
   ctx.state.requestId = typeof given === 'string' && SENSIBLE.test(given) ? given : randomUUID();
-  ctx.res.setHeader('X-Request-Id', ctx.state.requestId);
+  setAnswerHeader(ctx, 'X-Request-Id', ctx.state.requestId);
 }

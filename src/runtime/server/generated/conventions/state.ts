@@ -9,4 +9,6 @@ export interface ServiceState {
   presented: CredentialScheme | undefined;
   /** The route template that answered (`/books/{id}`), with the base path; undefined while none has. */
   route?: string;
+  /** The conventions' headers, waiting to go out with the answer's status (answer-headers.ts); undefined where each is set at once. */
+  waitingHeaders?: string[] | undefined;
 }

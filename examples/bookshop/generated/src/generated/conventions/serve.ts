@@ -161,11 +161,15 @@ function shutdownOf(
 ): Shutdown {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
+  // One listener for every response ('close' comes once): no closure, no `once` wrapper per request.
+  function landed(this: ServerResponse) {
+    inFlight.delete(this);
+  }
   // Ahead of Koa's listener: a request that arrives while stopping is answered with `Connection: close` too.
   server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
     if (stopping) closeAfter(response);
     inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
+    response.on('close', landed);
   });
   return {
     get stopping() {

@@ -9,6 +9,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Context } from 'koa';
+import { setAnswerHeader } from './answer-headers.js';
 
 /** A strong tag from the serialized representation, or a file's bytes (SHA-1: collisions by chance are not a concern here, speed is). */
 export function entityTag(serialized: string | Uint8Array): string {
@@ -29,14 +30,13 @@ export function notModified(
   ctx: Context,
   options: { tag: string; cacheControl: string; lastModified?: Date | string },
 ): boolean {
-  // Koa's ctx.set makes arrays and closures on every call: these go straight to the response.
-  const { res } = ctx;
-  res.setHeader('ETag', options.tag);
-  res.setHeader('Cache-Control', options.cacheControl);
+  // Not Koa's ctx.set, which makes arrays and closures on every call.
+  setAnswerHeader(ctx, 'ETag', options.tag);
+  setAnswerHeader(ctx, 'Cache-Control', options.cacheControl);
   const { lastModified } = options;
-  if (typeof lastModified === 'string') res.setHeader('Last-Modified', lastModified);
+  if (typeof lastModified === 'string') setAnswerHeader(ctx, 'Last-Modified', lastModified);
   else if (lastModified && !Number.isNaN(lastModified.getTime()))
-    res.setHeader('Last-Modified', lastModified.toUTCString());
+    setAnswerHeader(ctx, 'Last-Modified', lastModified.toUTCString());
   // Node's own header, not Koa's ctx.get: no lower-casing and delegating on every GET.
   const ifNoneMatch = ctx.req.headers['if-none-match'];
   return (
