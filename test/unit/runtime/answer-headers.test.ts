@@ -83,6 +83,25 @@ describe.each([true, false])('gathering headers: %s', (gather) => {
   });
 });
 
+test('a waiting header Node refuses still leaves an answer: the error, through Koa', async () => {
+  const running = await service(true, (ctx) => {
+    setAnswerHeader(ctx, 'Cache-Control', 'max-age=60\r\nX-Injected: 1');
+    try {
+      answerJson(ctx, 200, ['{}']);
+    } catch {
+      ctx.status = 500;
+      ctx.body = { error: { code: 'INTERNAL_ERROR' } };
+    }
+  });
+  try {
+    const response = await fetch(running.base, { signal: AbortSignal.timeout(5_000) });
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-injected')).toBeNull();
+  } finally {
+    await running.close();
+  }
+});
+
 test('without gathering, a header is on the response at once, for middleware to read', async () => {
   let seen: string | undefined;
   const answered = await ask(

@@ -70,17 +70,17 @@ export function answerJson(ctx: Answering, status: number, json: JsonParts | und
   }
   ctx.state.waitingHeaders = undefined;
   const { res } = ctx;
-  ctx.respond = false;
-  if (json === undefined) {
-    res.writeHead(status, waiting);
-    return void res.end();
+  if (json !== undefined) {
+    let length = 0;
+    for (const part of json)
+      length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+    waiting.push('Content-Type', JSON_TYPE, 'Content-Length', String(length));
   }
-  let length = 0;
-  for (const part of json)
-    length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
-  waiting.push('Content-Type', JSON_TYPE, 'Content-Length', String(length));
   // Node leaves the body out of a HEAD's answer itself; Content-Length still says what GET sends.
+  // A header Node refuses (a character HTTP does not allow) throws here, and Koa answers the error.
   res.writeHead(status, waiting);
+  ctx.respond = false;
+  if (json === undefined) return void res.end();
   // Corked: the head and every part leave in one write (end uncorks).
   res.cork();
   for (let index = 0; index < json.length - 1; index++) res.write(json[index]);

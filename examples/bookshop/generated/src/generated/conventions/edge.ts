@@ -56,7 +56,9 @@ const SPEC_FILE = new URL('../../../openapi.merged.yaml', import.meta.url);
  * Before the conventions: the request's id, scope, span and access line
  * (observe.ts), the user's `before`, then CORS (a preflight carries no
  * credential: it is answered first). Without middleware of the user's, the
- * operations write their answers themselves (answer-headers.ts).
+ * operations write their answers themselves (answer-headers.ts): an app
+ * mounted in another whose middleware changes answers after `next()`
+ * (compression, headers) takes that middleware as `before` instead.
  */
 export function useFront(
   app: Koa<ServiceState>,
