@@ -63,6 +63,9 @@ const positiveInteger: Check = (value) =>
   Number.isInteger(value) && (value as number) > 0 ? undefined : 'must be a positive integer';
 const nonEmptyString: Check = (value) =>
   typeof value === 'string' && value.trim() !== '' ? undefined : 'must be a non-empty string';
+/** A header's value as HTTP allows it (visible ASCII, spaces, tabs): Node refuses any other, so every answer carrying it would fail. */
+const headerValue: Check = (value) =>
+  nonEmptyString(value) ?? (/^[\t\x20-\x7e]+$/.test(value as string) ? undefined : 'must be a header value: printable ASCII, no line breaks');
 
 const LINT_CODES = Object.keys(DIAGNOSTIC_CATALOG).filter((code) => code.startsWith('LINT_'));
 const lintRules: Check = (value) => {
@@ -92,7 +95,7 @@ const STORE_SHAPE: Shape = {
 const OPERATION_SHAPE: Shape = {
   resourceShape: oneOf('flat', 'typed'),
   paging: { style: oneOf('cursor', 'offset'), defaultLimit: positiveInteger, maxLimit: positiveInteger },
-  cacheControl: nonEmptyString,
+  cacheControl: headerValue,
   lint: { rules: lintRules },
 };
 

@@ -182,6 +182,8 @@ describe('config validation', () => {
     { name: 'versioning.version: 0', given: { versioning: { version: 0 } }, pointer: '#/x-specforge/versioning/version' },
     { name: 'rateLimit.windowSeconds: -60', given: { rateLimit: { windowSeconds: -60 } }, pointer: '#/x-specforge/rateLimit/windowSeconds' },
     { name: 'cacheControl: blank', given: { cacheControl: '  ' }, pointer: '#/x-specforge/cacheControl' },
+    { name: 'cacheControl: a line break', given: { cacheControl: 'no-store\r\nX-Injected: 1' }, pointer: '#/x-specforge/cacheControl' },
+    { name: 'cacheControl: not ASCII', given: { cacheControl: 'max-age=60 ✓' }, pointer: '#/x-specforge/cacheControl' },
     { name: 'paging: a string', given: { paging: 'cursor' }, pointer: '#/x-specforge/paging' },
   ])('bad value $name → CONFIG_INVALID_VALUE at $pointer', ({ given, pointer }) => {
     const problems = diagnosticsOf(() => resolveConfig(spec(given)));
