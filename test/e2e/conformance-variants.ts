@@ -351,7 +351,7 @@ const EXAMPLE_VARIANTS: Variant[] = [
   {
     name: 'request-id-not-unique',
     breaks: 'a request without X-Request-Id gets a new id (here the same one every time)',
-    patches: [patch(REQUEST_ID, ': randomUUID();', ": 'request';")],
+    patches: [patch(REQUEST_ID, ': newRequestId();', ": 'request';")],
     fails: /X-Request-Id: every response gets an id of its own/,
   },
   {

@@ -45,6 +45,13 @@ describe.each([true, false])('gathering headers: %s', (gather) => {
     expect(answered.headers.get('content-length')).toBe(String(Buffer.byteLength(json)));
   });
 
+  test('a JSON answer of texts alone (an item) goes out whole, its length in bytes', async () => {
+    const answered = await ask((ctx) => answerJson(ctx, 200, ['{"data":', '"ünïcödé"', '}']), { gather });
+    expect(answered).toMatchObject({ status: 200, body: '{"data":"ünïcödé"}' });
+    expect(answered.headers.get('content-length')).toBe(String(Buffer.byteLength('{"data":"ünïcödé"}')));
+    expect(answered.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
   test('a HEAD gets the GET answer’s length and no body', async () => {
     const answered = await ask((ctx) => answerJson(ctx, 200, ['{"data":', '1}']), { gather, method: 'HEAD' });
     expect(answered).toMatchObject({ status: 200, body: '' });

@@ -67,8 +67,10 @@ export interface RouteView {
   storeMethod?: string;
   /** What its default handler does with the item's files (`store/uploads.ts`), where it keeps them. */
   fileRole?: FileRole;
-  /** The default handler's answer: the store call, shaped as the operation answers (see storeCallOf). */
+  /** The default handler's answer: the store call, shaped as the operation answers (see storeCallText). */
   storeCall?: ArrowBody;
+  /** The default handler's head: `async` only where its body awaits (an async arrow around the store's promise is one more promise per request). */
+  storeArrow?: string;
   /** A create that answers only the new item's id: the id's TypeScript type. */
   answersId?: string;
 }
@@ -236,7 +238,12 @@ export function serverView(model: ApiModel, document: OpenApiDocument, names = v
         group.fileFunctions = [...new Set(roles.values())].sort().join(', ');
       }
     }
-    for (const route of group.operations) if (route.storeMethod || route.fileRole) route.storeCall = storeCallOf(route, group.store.variable, filesVariable);
+    for (const route of group.operations) {
+      if (!route.storeMethod && !route.fileRole) continue;
+      const text = storeCallText(route, group.store.variable, filesVariable);
+      route.storeCall = new ArrowBody(new Code(text));
+      route.storeArrow = text.includes('await ') ? 'async (request) =>' : '(request) =>';
+    }
   }
   const depths = depthsOf(collections);
   collections.sort((a, b) => depths.get(a.variable)! - depths.get(b.variable)!);
@@ -257,10 +264,6 @@ function freeName(name: string, taken: ReadonlySet<string>): string {
  * 404); a create that answers an id answers the new item's. Where the item
  * has files, `store/uploads.ts` keeps them beside it.
  */
-function storeCallOf(route: RouteView, variable: string, filesVariable: string): ArrowBody {
-  return new ArrowBody(new Code(storeCallText(route, variable, filesVariable)));
-}
-
 function storeCallText(route: RouteView, variable: string, filesVariable: string): string {
   const call = route.fileRole ?? `store.${variable}.${route.storeMethod}`;
   const args = route.fileRole ? `store.${variable}, store.${filesVariable}, UPLOADS.${variable}, request` : 'request';

@@ -7,10 +7,10 @@ import type { BooksHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const books: BooksHandlers = {
-  listBooks: async (request) => store.books.list(request),
-  createBook: async (request) => store.books.create(request),
-  getBook: async (request) => store.books.get(request),
-  replaceBook: async (request) => store.books.replace(request),
-  deleteBook: async (request) => store.books.remove(request),
-  updateBook: async (request) => store.books.update(request),
+  listBooks: (request) => store.books.list(request),
+  createBook: (request) => store.books.create(request),
+  getBook: (request) => store.books.get(request),
+  replaceBook: (request) => store.books.replace(request),
+  deleteBook: (request) => store.books.remove(request),
+  updateBook: (request) => store.books.update(request),
 };

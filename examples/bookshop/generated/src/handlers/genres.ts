@@ -7,6 +7,6 @@ import type { GenresHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const genres: GenresHandlers = {
-  listGenres: async (request) => store.genres.list(request),
-  getGenre: async (request) => store.genres.get(request),
+  listGenres: (request) => store.genres.list(request),
+  getGenre: (request) => store.genres.get(request),
 };

@@ -7,8 +7,8 @@ import type { ReviewsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const reviews: ReviewsHandlers = {
-  listReviews: async (request) => store.reviews.list(request),
-  createReview: async (request) => store.reviews.create(request),
-  getReview: async (request) => store.reviews.get(request),
-  deleteReview: async (request) => store.reviews.remove(request),
+  listReviews: (request) => store.reviews.list(request),
+  createReview: (request) => store.reviews.create(request),
+  getReview: (request) => store.reviews.get(request),
+  deleteReview: (request) => store.reviews.remove(request),
 };

@@ -12,8 +12,8 @@
  *
  * Whatever does not answer through `answerJson` (errors, the service's own
  * routes, CORS preflights) finds the waiting headers set on the response
- * before Koa answers (`releaseHeaders`, called by observe.ts); what writes
- * its head early itself (an event stream) releases them first.
+ * before Koa answers (`releaseHeaders`, called by request.ts and cors.ts);
+ * what writes its head early itself (an event stream) releases them first.
  */
 import type { Context } from 'koa';
 import type { ServiceState } from './state.js';
@@ -53,33 +53,39 @@ export type JsonParts = readonly (string | Buffer)[];
 
 /** Answers `status` with a JSON text, or with no body (a 304). */
 export function answerJson(ctx: Answering, status: number, json: JsonParts | undefined): void {
+  // Texts alone go out as one: Node sends it with the head in one piece. Bytes (a page's, made
+  // once) are written as they are, beside the texts: joining them would copy the page each time.
+  const text = json?.every(isText) ? json.join('') : undefined;
   const waiting = ctx.state.waitingHeaders;
   if (!waiting) {
     ctx.status = status;
     if (json === undefined) ctx.body = null;
     else {
       ctx.res.setHeader('Content-Type', JSON_TYPE);
-      ctx.body = Buffer.concat(
-        json.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)),
-      );
+      ctx.body =
+        text ?? Buffer.concat(json.map((part) => (isText(part) ? Buffer.from(part) : part)));
     }
     return;
   }
   ctx.state.waitingHeaders = undefined;
   const { res } = ctx;
-  if (json !== undefined) {
-    let length = 0;
-    for (const part of json)
-      length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
-    waiting.push('Content-Type', JSON_TYPE, 'Content-Length', String(length));
-  }
+  if (json !== undefined)
+    waiting.push('Content-Type', JSON_TYPE, 'Content-Length', String(byteLengthOf(json)));
   // Node leaves the body out of a HEAD's answer itself; Content-Length still says what GET sends.
   // A header Node refuses (a character HTTP does not allow) throws here, and Koa answers the error.
   res.writeHead(status, waiting);
   ctx.respond = false;
-  if (json === undefined) return void res.end();
+  if (json === undefined || text !== undefined) return void res.end(text);
   // Corked: the head and every part leave in one write (end uncorks).
   res.cork();
   for (let index = 0; index < json.length - 1; index++) res.write(json[index]);
   res.end(json[json.length - 1]);
+}
+
+const isText = (part: string | Buffer): part is string => typeof part === 'string';
+
+function byteLengthOf(json: JsonParts): number {
+  let length = 0;
+  for (const part of json) length += isText(part) ? Buffer.byteLength(part) : part.length;
+  return length;
 }

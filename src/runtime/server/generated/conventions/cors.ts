@@ -7,6 +7,7 @@
  */
 import cors from '@koa/cors';
 import type { Middleware } from 'koa';
+import { releaseHeaders } from './answer-headers.js';
 
 /** What a browser app reads of an answer besides the basics: the conventions' headers. */
 export const EXPOSED_HEADERS = [
@@ -47,7 +48,7 @@ export function corsOriginsFromEnv(env: NodeJS.ProcessEnv = process.env): string
 export function corsFor(origins: string[] | '*'): Middleware | undefined {
   if (origins !== '*' && origins.length === 0) return undefined;
   const allowed = new Set(origins === '*' ? [] : origins);
-  return cors({
+  const middleware = cors({
     // An origin not allowed gets no Access-Control-Allow-Origin: the browser then refuses the answer.
     origin: (ctx) => {
       const origin = ctx.get('Origin');
@@ -57,4 +58,9 @@ export function corsFor(origins: string[] | '*'): Middleware | undefined {
     maxAge: 600,
     keepHeadersOnError: true,
   });
+  // A preflight is answered here, by Koa: the conventions' waiting headers go with it (answer-headers.ts).
+  return (ctx, next) => {
+    if (ctx.method === 'OPTIONS') releaseHeaders(ctx);
+    return middleware(ctx, next);
+  };
 }

@@ -127,8 +127,6 @@ export interface Rendering {
   readonly attributeKeys: readonly string[] | undefined;
   /** Made on first use. */
   json?: string;
-  /** `json` in UTF-8: what an answer sends. */
-  bytes?: Buffer;
   tag?: string;
   modified?: { field: string; time: number; text: string | undefined };
 }
@@ -238,9 +236,4 @@ function sameAs(
 /** The item's JSON text. */
 export function renderedJson(rendering: Rendering): string {
   return (rendering.json ??= JSON.stringify(rendering.template));
-}
-
-/** The rendering's JSON text in UTF-8, made once. */
-export function renderedBytes(rendering: Rendering): Buffer {
-  return (rendering.bytes ??= Buffer.from(renderedJson(rendering)));
 }

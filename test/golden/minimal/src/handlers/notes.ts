@@ -7,6 +7,6 @@ import type { NotesHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const notes: NotesHandlers = {
-  listNotes: async (request) => store.notes.list(request),
-  getNote: async (request) => store.notes.get(request),
+  listNotes: (request) => store.notes.list(request),
+  getNote: (request) => store.notes.get(request),
 };

@@ -7,7 +7,7 @@ import type { FieldsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const fields: FieldsHandlers = {
-  listFields: async (request) => store.fields.list(request),
-  createField: async (request) => store.fields.create(request),
-  getField: async (request) => store.fields.get(request),
+  listFields: (request) => store.fields.list(request),
+  createField: (request) => store.fields.create(request),
+  getField: (request) => store.fields.get(request),
 };

@@ -7,8 +7,8 @@ import type { SettingsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const settings: SettingsHandlers = {
-  getSettings: async (request) => store.settings.get(request),
-  replaceSettings: async (request) => store.settings.replace(request),
-  resetSettings: async (request) => store.settings.remove(request),
-  updateSettings: async (request) => store.settings.update(request),
+  getSettings: (request) => store.settings.get(request),
+  replaceSettings: (request) => store.settings.replace(request),
+  resetSettings: (request) => store.settings.remove(request),
+  updateSettings: (request) => store.settings.update(request),
 };

@@ -7,5 +7,5 @@ import type { SummaryHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const summary: SummaryHandlers = {
-  getTaskSummary: async (request) => store.summary.get(request),
+  getTaskSummary: (request) => store.summary.get(request),
 };

@@ -170,7 +170,8 @@ function find<Target>(
 ): Node<Target> | undefined {
   if (index === segments.length) return node.methods.size > 0 ? node : undefined;
   const segment = segments[index]!;
-  const literal = node.literals.get(segment);
+  // Where a parameter stands alone, no id is hashed to look for a literal segment.
+  const literal = node.literals.size === 0 ? undefined : node.literals.get(segment);
   const viaLiteral = literal && find(literal, segments, index + 1, values);
   if (viaLiteral) return viaLiteral;
   const depth = values.length;

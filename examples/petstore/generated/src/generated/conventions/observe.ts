@@ -11,7 +11,7 @@
  * duration is the whole stream's.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
-import { gatherHeaders, releaseHeaders, setAnswerHeader } from './answer-headers.js';
+import { gatherHeaders, setAnswerHeader } from './answer-headers.js';
 import { accessWriterOf, type AccessLine, type Logger } from './logger.js';
 import { requestScope } from './logging.js';
 import { assignRequestId } from './request-id.js';
@@ -52,12 +52,9 @@ export function observeRequests(options: ObserveOptions): Middleware<ServiceStat
     });
     const answer = span ? () => span.within(next) : next;
     // What the request sets off, awaited or not, is then logged under its id (logging.ts).
-    const answering = options.asyncContext
+    return options.asyncContext
       ? requestScope.run({ requestId: ctx.state.requestId }, answer)
       : answer();
-    if (!options.gatherHeaders) return answering;
-    // Koa answers what answerJson did not: with the headers that waited for it.
-    return answering.finally(() => releaseHeaders(ctx));
   };
 }
 

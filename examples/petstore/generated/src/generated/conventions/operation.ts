@@ -33,7 +33,6 @@ import {
   fieldOf,
   namesIn,
   noteRenderings,
-  renderedBytes,
   renderedJson,
   renderingOf,
   sparse,
@@ -384,14 +383,7 @@ function answer<Handlers>(ctx: ServiceContext, answering: Answer<Handlers>): voi
   if (rendered) {
     if (!route.paging) {
       const [rendering] = rendered as [Rendering];
-      return send(
-        ctx,
-        answering,
-        items,
-        rendered,
-        renderedJson(rendering),
-        renderedBytes(rendering),
-      );
+      return send(ctx, answering, items, rendered, renderedJson(rendering));
     }
     const page = pageOf(rendered, lastPage);
     return send(
@@ -481,10 +473,10 @@ function timestamp(): string {
 }
 
 /**
- * The success envelope, from its serialized parts. Kept in parts: the data
- * of a rendering or page goes out as the bytes made once for it, not copied
- * into a new text and encoded again (on a page of 20 that was most of what
- * the garbage collector did).
+ * The success envelope, from its serialized parts. Kept in parts: a page's
+ * data goes out as the bytes made once for it, not copied into a new text
+ * and encoded again (on a page of 20 that was most of what the garbage
+ * collector did).
  */
 function envelope(data: string | Buffer, pagination: string | undefined): JsonParts {
   const meta = `{"timestamp":"${timestamp()}"}`;

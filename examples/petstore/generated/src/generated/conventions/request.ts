@@ -8,6 +8,7 @@
  * envelope. One middleware, so a request pays for one layer.
  */
 import type { Middleware, Next, ParameterizedContext } from 'koa';
+import { releaseHeaders } from './answer-headers.js';
 import { identify, type Authenticate } from './auth.js';
 import { countRequest, type RateLimitOptions } from './rate-limit.js';
 import type { ErrorLogger } from './logging.js';
@@ -54,5 +55,8 @@ async function answered(
     await next();
   } catch (caught) {
     answerError(ctx, caught, options.log);
+  } finally {
+    // Koa answers what answerJson did not: with the headers that waited for it.
+    releaseHeaders(ctx);
   }
 }

@@ -7,10 +7,10 @@ import type { AuthorsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const authors: AuthorsHandlers = {
-  listAuthors: async (request) => store.authors.list(request),
-  createAuthor: async (request) => store.authors.create(request),
-  getAuthor: async (request) => store.authors.get(request),
-  replaceAuthor: async (request) => store.authors.replace(request),
-  deleteAuthor: async (request) => store.authors.remove(request),
-  updateAuthor: async (request) => store.authors.update(request),
+  listAuthors: (request) => store.authors.list(request),
+  createAuthor: (request) => store.authors.create(request),
+  getAuthor: (request) => store.authors.get(request),
+  replaceAuthor: (request) => store.authors.replace(request),
+  deleteAuthor: (request) => store.authors.remove(request),
+  updateAuthor: (request) => store.authors.update(request),
 };

@@ -7,8 +7,8 @@ import type { PetsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const pets: PetsHandlers = {
-  listPets: async (request) => store.pets.list(request),
-  createPet: async (request) => store.pets.create(request),
-  getPet: async (request) => store.pets.get(request),
-  deletePet: async (request) => store.pets.remove(request),
+  listPets: (request) => store.pets.list(request),
+  createPet: (request) => store.pets.create(request),
+  getPet: (request) => store.pets.get(request),
+  deletePet: (request) => store.pets.remove(request),
 };

@@ -9,11 +9,11 @@ import { UPLOADS } from '../generated/store.js';
 import { createWithFiles, fileOf, replaceFile } from '../store/uploads.js';
 
 export const documents: DocumentsHandlers = {
-  listDocuments: async (request) => store.documents.list(request),
-  uploadDocument: async (request) =>
+  listDocuments: (request) => store.documents.list(request),
+  uploadDocument: (request) =>
     createWithFiles(store.documents, store.files, UPLOADS.documents, request),
-  getDocument: async (request) => store.documents.get(request),
-  downloadDocumentContent: async (request) =>
+  getDocument: (request) => store.documents.get(request),
+  downloadDocumentContent: (request) =>
     fileOf(store.documents, store.files, UPLOADS.documents, request),
   replaceDocumentContent: async (request) =>
     (await replaceFile(store.documents, store.files, UPLOADS.documents, request)) !== undefined,

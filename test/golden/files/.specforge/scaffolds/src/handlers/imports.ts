@@ -7,5 +7,5 @@ import type { ImportsHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const imports: ImportsHandlers = {
-  createImport: async (request) => store.imports.create(request),
+  createImport: (request) => store.imports.create(request),
 };

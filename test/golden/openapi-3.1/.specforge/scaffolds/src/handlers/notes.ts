@@ -7,5 +7,5 @@ import type { NotesHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const notes: NotesHandlers = {
-  getNote: async (request) => store.notes.get(request),
+  getNote: (request) => store.notes.get(request),
 };

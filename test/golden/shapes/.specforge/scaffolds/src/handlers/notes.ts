@@ -8,6 +8,6 @@ import { store } from '../store/index.js';
 
 export const notes: NotesHandlers = {
   createNote: async (request) => (await store.notes.create<{ id: string }>(request))?.id,
-  getNote: async (request) => store.notes.get(request),
-  deleteNote: async (request) => store.notes.remove(request),
+  getNote: (request) => store.notes.get(request),
+  deleteNote: (request) => store.notes.remove(request),
 };

@@ -8,9 +8,9 @@ import type { TasksHandlers } from '../generated/handlers.js';
 import { store } from '../store/index.js';
 
 export const tasks: TasksHandlers = {
-  listTasks: async (request) => store.tasks.list(request),
-  createTask: async (request) => store.tasks.create(request),
-  getTask: async (request) => store.tasks.get(request),
+  listTasks: (request) => store.tasks.list(request),
+  createTask: (request) => store.tasks.create(request),
+  getTask: (request) => store.tasks.get(request),
   replaceTask: async (request) => (await store.tasks.replace(request)) !== undefined,
   closeTask: () => {
     throw new ApiError(
