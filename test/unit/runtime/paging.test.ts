@@ -1,6 +1,6 @@
 /** The cursor codec: a cursor is the position, signed for one walk of one list by the service's secret. */
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
-import { decodeCursor, encodeCursor, listQueryOf, type PagingRule } from '../../../src/runtime/server/generated/conventions/paging.js';
+import { decodeCursor, encodeCursor, listQueryOf, paginationOf, type PagingRule } from '../../../src/runtime/server/generated/conventions/paging.js';
 
 const SECRET = 'secret';
 const WALK = 'books?sort=title';
@@ -12,6 +12,33 @@ test('a cursor decodes to the position it was issued for', () => {
 
 test('a cursor is URL-safe as it is', () => {
   expect(encodeCursor('ünïcode/+=', WALK, SECRET)).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+});
+
+describe('a next page’s cursor (paginationOf), signed once for the same page asked again', () => {
+  const rule: PagingRule = { style: 'cursor', defaultLimit: 20, maxLimit: 100, filters: ['genre'] };
+  const listed = (query: Record<string, unknown>, secret: string) => listQueryOf(rule, { query, sent: new Set(Object.keys(query)) }, secret);
+  const cursorOf = (next: string, query: Record<string, unknown>, secret: string) => {
+    const pagination = paginationOf(rule, listed(query, secret), { items: [], next }, secret) as { cursor: string };
+    return pagination.cursor;
+  };
+
+  test('asked again, the same cursor; it continues that walk, under that secret only', () => {
+    const first = cursorOf('b-7', { genre: 'poetry' }, SECRET);
+    expect(cursorOf('b-7', { genre: 'poetry' }, SECRET)).toBe(first);
+    expect(listed({ genre: 'poetry', cursor: first }, SECRET).after).toBe('b-7');
+    expect(refused(first, WALK, 'other')).toBe(400);
+  });
+
+  test('another position, walk or secret: another cursor, each valid where it was made', () => {
+    const first = cursorOf('b-7', { genre: 'poetry' }, SECRET);
+    const otherPosition = cursorOf('b-8', { genre: 'poetry' }, SECRET);
+    const otherWalk = cursorOf('b-7', { genre: 'fiction' }, SECRET);
+    const otherSecret = cursorOf('b-7', { genre: 'poetry' }, 'other');
+    expect(new Set([first, otherPosition, otherWalk, otherSecret]).size).toBe(4);
+    expect(listed({ genre: 'fiction', cursor: otherWalk }, SECRET).after).toBe('b-7');
+    expect(listed({ genre: 'poetry', cursor: otherSecret }, 'other').after).toBe('b-7');
+    expect(() => listed({ genre: 'fiction', cursor: first }, SECRET)).toThrow(ApiError);
+  });
 });
 
 const refused = (cursor: string, walk = WALK, secret = SECRET) => {

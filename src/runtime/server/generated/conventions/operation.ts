@@ -202,6 +202,7 @@ export function operation<Handlers>(
   const deadline = context.handlerTimeoutMs ? handlerDeadline(context.handlerTimeoutMs) : undefined;
   const lastTag: LastTag = { data: '', pagination: undefined, tag: '' };
   const lastPage: LastPage = { renderings: [], json: '[]' };
+  const cursorKeyOf = cursorKey(context, route);
   return async (ctx, path) => {
     authorize(route.security, ctx.state, context.realm);
     const body = route.body
@@ -209,7 +210,7 @@ export function operation<Handlers>(
       : route.upload
         ? await route.upload.read(ctx, context.streams)
         : NO_BODY;
-    const walk = route.paging ? cursorKey(context, route, path) : '';
+    const walk = route.paging ? cursorKeyOf(path) : '';
     const request = requestOf(ctx, path, route, context, body, walk);
     // Checked before the handler runs: a request that names an unknown field changes nothing.
     const representation = {
@@ -321,9 +322,9 @@ function uploadValue(upload: Upload): unknown {
 function cursorKey<Handlers>(
   context: OperationContext<Handlers>,
   route: OperationRoute<Handlers>,
-  path: Record<string, unknown>,
-): string {
-  return `${context.cursorSecret}\n${route.operationId}\n${JSON.stringify(path)}`;
+): (path: Record<string, unknown>) => string {
+  const operation = `${context.cursorSecret}\n${route.operationId}\n`;
+  return (path) => operation + JSON.stringify(path);
 }
 
 interface Answer<Handlers> {

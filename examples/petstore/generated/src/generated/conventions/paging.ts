@@ -126,18 +126,36 @@ export function paginationOf(
   const next = (page as CursorPage<unknown>).next;
   return next === undefined
     ? { cursor: null, has_more: false }
-    : { cursor: encodeCursor(next, walkOf(list), secret), has_more: true };
+    : { cursor: cursorFor(next, list, secret), has_more: true };
+}
+
+/** The last cursor signed, and all it was made from: the same page asked again is not hashed and signed again. */
+let lastCursor = { madeOf: '', cursor: '' };
+
+function cursorFor(next: Position, list: ListQuery, secret: string): string {
+  const walk = walkTextOf(list);
+  const madeOf = `${secret}\n${walk}\n${JSON.stringify(next)}`;
+  if (madeOf !== lastCursor.madeOf)
+    lastCursor = { madeOf, cursor: encodeCursor(next, walkHash(walk), secret) };
+  return lastCursor.cursor;
 }
 
 /** What a cursor must be used with: the same sort, filters and search as the page it came from. */
 function walkOf(list: ListQuery): string {
-  const walk = JSON.stringify([
+  return walkHash(walkTextOf(list));
+}
+
+function walkTextOf(list: ListQuery): string {
+  return JSON.stringify([
     list.sort,
     list.filters,
     list.createdAfter,
     list.createdBefore,
     list.search ?? null,
   ]);
+}
+
+function walkHash(walk: string): string {
   return hash('sha256', walk, 'base64url').slice(0, 12);
 }
 
