@@ -47,7 +47,7 @@ export abstract class SelfPrinting {
 
 /**
  * The body of an arrow function the template wrote just before it
- * (`name: async (request) => `), an expression on one line: after the arrow
+ * (`name: (request) => `), an expression on one line: after the arrow
  * where it fits, else on the next line, indented, as prettier moves it.
  */
 export class ArrowBody extends SelfPrinting {

@@ -6,6 +6,7 @@ import {
   releaseHeaders,
   setAnswerHeader,
 } from '../../../src/runtime/server/generated/conventions/answer-headers.js';
+import { corsFor } from '../../../src/runtime/server/generated/conventions/cors.js';
 import type { ServiceState } from '../../../src/runtime/server/generated/conventions/state.js';
 import { listen, type Listening } from '../../loopback.js';
 
@@ -130,4 +131,28 @@ test('releasing after the head went out (a stream wrote it) is harmless', async 
     releaseHeaders(ctx);
   });
   expect(answered).toMatchObject({ status: 200, body: 'streamed' });
+});
+
+test('a CORS preflight, answered by the CORS middleware, carries the waiting headers', async () => {
+  const app = new Koa<ServiceState>();
+  // As observe.ts with gathering on: the headers wait; nothing after the CORS middleware runs for a preflight.
+  app.use((ctx, next) => {
+    gatherHeaders(ctx);
+    setAnswerHeader(ctx, 'X-Request-Id', 'req-1');
+    return next();
+  });
+  app.use(corsFor(['https://app.example.com'])!);
+  app.use((ctx) => answerJson(ctx, 200, ['{}']));
+  const running = await listen(app);
+  try {
+    const response = await fetch(running.base, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(response.headers.get('x-request-id')).toBe('req-1');
+  } finally {
+    await running.close();
+  }
 });

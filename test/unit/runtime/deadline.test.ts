@@ -26,6 +26,15 @@ test('a handler past the limit is answered 503 with Retry-After; the others stil
   }
 });
 
+test('another library’s promise (a thenable) is held to the limit too', async () => {
+  const within = handlerDeadline(20);
+  const thenable = { then: () => undefined } as unknown as Promise<string>;
+  const error = await within(thenable).catch((caught: unknown) => caught);
+  expect(error).toMatchObject({ status: 503 });
+  const answering: PromiseLike<string> = { then: (resolve) => Promise.resolve('row').then(resolve) };
+  await expect(within(answering as Promise<string>)).resolves.toBe('row');
+});
+
 test('a request that starts after the queue emptied still has its limit', async () => {
   const within = handlerDeadline(20);
   await within(Promise.resolve(1));

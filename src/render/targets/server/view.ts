@@ -67,7 +67,7 @@ export interface RouteView {
   storeMethod?: string;
   /** What its default handler does with the item's files (`store/uploads.ts`), where it keeps them. */
   fileRole?: FileRole;
-  /** The default handler's answer: the store call, shaped as the operation answers (see storeCallText). */
+  /** The default handler's answer: the store call, shaped as the operation answers (see storeCallOf). */
   storeCall?: ArrowBody;
   /** The default handler's head: `async` only where its body awaits (an async arrow around the store's promise is one more promise per request). */
   storeArrow?: string;
@@ -240,9 +240,9 @@ export function serverView(model: ApiModel, document: OpenApiDocument, names = v
     }
     for (const route of group.operations) {
       if (!route.storeMethod && !route.fileRole) continue;
-      const text = storeCallText(route, group.store.variable, filesVariable);
-      route.storeCall = new ArrowBody(new Code(text));
-      route.storeArrow = text.includes('await ') ? 'async (request) =>' : '(request) =>';
+      const call = storeCallOf(route, group.store.variable, filesVariable);
+      route.storeCall = new ArrowBody(new Code(call.text));
+      route.storeArrow = call.awaits ? 'async (request) =>' : '(request) =>';
     }
   }
   const depths = depthsOf(collections);
@@ -264,14 +264,14 @@ function freeName(name: string, taken: ReadonlySet<string>): string {
  * 404); a create that answers an id answers the new item's. Where the item
  * has files, `store/uploads.ts` keeps them beside it.
  */
-function storeCallText(route: RouteView, variable: string, filesVariable: string): string {
+function storeCallOf(route: RouteView, variable: string, filesVariable: string): { text: string; awaits: boolean } {
   const call = route.fileRole ?? `store.${variable}.${route.storeMethod}`;
   const args = route.fileRole ? `store.${variable}, store.${filesVariable}, UPLOADS.${variable}, request` : 'request';
-  if (route.answersId !== undefined) return `(await ${call}<{ id: ${route.answersId} }>(${args}))?.id`;
+  if (route.answersId !== undefined) return { text: `(await ${call}<{ id: ${route.answersId} }>(${args}))?.id`, awaits: true };
   // `remove` says whether the item was there; `takeWithFiles` answers it, as `take` does.
   const answersItem = route.kind !== 'delete' || route.fileRole === 'takeWithFiles';
-  if (!route.hasData && answersItem && route.fileRole !== 'fileOf') return `(await ${call}(${args})) !== undefined`;
-  return `${call}(${args})`;
+  if (!route.hasData && answersItem && route.fileRole !== 'fileOf') return { text: `(await ${call}(${args})) !== undefined`, awaits: true };
+  return { text: `${call}(${args})`, awaits: false };
 }
 
 /** Each collection's number of ancestors, by its variable. */

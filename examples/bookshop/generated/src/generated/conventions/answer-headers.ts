@@ -51,29 +51,33 @@ export function releaseHeaders(ctx: Answering): void {
     ctx.res.setHeader(waiting[index]!, waiting[index + 1]!);
 }
 
-/** A JSON text in pieces, as they were made: texts, and bytes made once and kept (a rendering's). */
+/** A JSON text in pieces, as they were made: texts, and bytes made once and kept (a page's). */
 export type JsonParts = readonly (string | Buffer)[];
 
 /** Answers `status` with a JSON text, or with no body (a 304). */
 export function answerJson(ctx: Answering, status: number, json: JsonParts | undefined): void {
-  // Texts alone go out as one: Node sends it with the head in one piece. Bytes (a page's, made
-  // once) are written as they are, beside the texts: joining them would copy the page each time.
-  const text = json?.every(isText) ? json.join('') : undefined;
   const waiting = ctx.state.waitingHeaders;
   if (!waiting) {
     ctx.status = status;
     if (json === undefined) ctx.body = null;
     else {
       ctx.res.setHeader('Content-Type', JSON_TYPE);
-      ctx.body =
-        text ?? Buffer.concat(json.map((part) => (isText(part) ? Buffer.from(part) : part)));
+      ctx.body = Buffer.concat(json.map((part) => (isText(part) ? Buffer.from(part) : part)));
     }
     return;
   }
   ctx.state.waitingHeaders = undefined;
   const { res } = ctx;
+  // Texts alone go out as one: Node sends it with the head in one piece. Bytes (a page's, made
+  // once) are written as they are, beside the texts: joining them would copy the page each time.
+  const text = json?.every(isText) ? json.join('') : undefined;
   if (json !== undefined)
-    waiting.push('Content-Type', JSON_TYPE, 'Content-Length', String(byteLengthOf(json)));
+    waiting.push(
+      'Content-Type',
+      JSON_TYPE,
+      'Content-Length',
+      String(text === undefined ? byteLengthOf(json) : Buffer.byteLength(text)),
+    );
   // Node leaves the body out of a HEAD's answer itself; Content-Length still says what GET sends.
   // A header Node refuses (a character HTTP does not allow) throws here, and Koa answers the error.
   res.writeHead(status, waiting);

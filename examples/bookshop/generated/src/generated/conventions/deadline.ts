@@ -55,13 +55,14 @@ export function handlerDeadline(timeoutMs: number): Deadline {
   };
 
   return <Result,>(result: Result | Promise<Result>): Promise<Result> => {
-    if (!(result instanceof Promise)) return Promise.resolve(result);
+    // Another library's promise (a thenable: Knex, Prisma) is held to the limit as a native one is.
+    if (!isThenable(result)) return Promise.resolve(result);
     // A handler that fails after the answer is gone is no one's to hear: its rejection is dropped.
     return new Promise<Result>((resolve, reject) => {
       const entry: Pending = { at: performance.now() + timeoutMs, fail: reject };
       queue.push(entry);
       if (timer === undefined) arm();
-      result.then(
+      (result as PromiseLike<Result>).then(
         (value) => {
           if (entry.fail === undefined) return;
           entry.fail = undefined;
@@ -77,6 +78,14 @@ export function handlerDeadline(timeoutMs: number): Deadline {
       );
     });
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function tooLate(timeoutMs: number): ApiError {

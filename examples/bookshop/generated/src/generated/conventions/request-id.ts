@@ -15,7 +15,7 @@ import type { ServiceState } from './state.js';
 
 const SENSIBLE = /^[\w.:@/+=-]{1,128}$/;
 
-/** 72 random bits: two processes share a prefix once in about 10^11 pairs. */
+/** 72 random bits: a prefix shared by two processes becomes likely only among some 10^11 of them. */
 const PREFIX = `${randomBytes(9).toString('base64url')}-`;
 let issued = 0;
 
