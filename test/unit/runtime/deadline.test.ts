@@ -7,8 +7,14 @@ const never = () => new Promise<never>(() => {});
 test('a handler that answers in time gives its answer, or its error', async () => {
   const within = handlerDeadline(60_000);
   await expect(within(Promise.resolve('book'))).resolves.toBe('book');
-  await expect(within('not a promise')).resolves.toBe('not a promise');
   await expect(within(Promise.reject(new Error('store down')))).rejects.toThrow('store down');
+});
+
+test('a result that is no promise is handed back as it is: no promise made, no turn waited for', () => {
+  const within = handlerDeadline(60_000);
+  const book = { id: 1 };
+  expect(within(book)).toBe(book);
+  expect(within(undefined)).toBeUndefined();
 });
 
 test('a handler past the limit is answered 503 with Retry-After; the others still answer', async () => {
@@ -29,7 +35,7 @@ test('a handler past the limit is answered 503 with Retry-After; the others stil
 test('another library’s promise (a thenable) is held to the limit too', async () => {
   const within = handlerDeadline(20);
   const thenable = { then: () => undefined } as unknown as Promise<string>;
-  const error = await within(thenable).catch((caught: unknown) => caught);
+  const error = await Promise.resolve(within(thenable)).catch((caught: unknown) => caught);
   expect(error).toMatchObject({ status: 503 });
   const answering: PromiseLike<string> = { then: (resolve) => Promise.resolve('row').then(resolve) };
   await expect(within(answering as Promise<string>)).resolves.toBe('row');

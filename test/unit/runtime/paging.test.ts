@@ -1,6 +1,6 @@
 /** The cursor codec: a cursor is the position, signed for one walk of one list by the service's secret. */
 import { ApiError } from '../../../src/runtime/server/generated/conventions/errors.js';
-import { decodeCursor, encodeCursor, listQueryOf, paginationOf, type PagingRule } from '../../../src/runtime/server/generated/conventions/paging.js';
+import { decodeCursor, encodeCursor, listQueryOf, paginationOf, paginationText, type PagingRule } from '../../../src/runtime/server/generated/conventions/paging.js';
 
 const SECRET = 'secret';
 const WALK = 'books?sort=title';
@@ -49,6 +49,15 @@ const refused = (cursor: string, walk = WALK, secret = SECRET) => {
   }
   return 'accepted';
 };
+
+test('the pagination member’s text is its JSON, whatever the page', () => {
+  const pages = [
+    { cursor: null, has_more: false },
+    { cursor: encodeCursor(['ünïcode/+=', 3, null], WALK, SECRET), has_more: true },
+    { page: 2, limit: 20, total: 41, total_pages: 3 },
+  ];
+  for (const pagination of pages) expect(paginationText(pagination)).toBe(JSON.stringify(pagination));
+});
 
 describe('anything but a cursor this service signed for this walk is a 400', () => {
   const cursor = encodeCursor(7, WALK, SECRET);

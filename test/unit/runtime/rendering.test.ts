@@ -222,6 +222,18 @@ describe('renderingOf', () => {
     expect(renderingOf(copy, noted)).toBeUndefined();
   });
 
+  test('knows no copy whose top-level fields changed: its id, its type, its attributes replaced', () => {
+    const { result: renamed, noted } = noteRenderings(() => renderedCopy(rendering));
+    renamed.id = '2';
+    expect(renderingOf(renamed, noted)).toBeUndefined();
+    const { result: kind, noted: kindNoted } = noteRenderings(() => renderedCopy(rendering));
+    kind.type = 'authors';
+    expect(renderingOf(kind, kindNoted)).toBeUndefined();
+    const { result: flat, noted: flatNoted } = noteRenderings(() => renderedCopy(rendering));
+    flat.attributes = 'Dune';
+    expect(renderingOf(flat, flatNoted)).toBeUndefined();
+  });
+
   test('knows no copy handed out outside it', () => {
     const copy = renderedCopy(rendering);
     const { noted } = noteRenderings(() => renderedCopy(rendering));

@@ -37,33 +37,33 @@ export class MemorySingleton<Item> implements Singleton<Item> {
 
   constructor(private readonly options: SingletonOptions) {}
 
-  async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
+  get<Out = Item>(request: { path: object }): Out | undefined {
     return this.held<Out>(request.path as Path);
   }
 
-  async replace<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
+  replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(request.path as Path, () => ({
       ...this.options.defaults,
       ...keptOf(request.body as Value, this.options),
     }));
   }
 
-  async update<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
+  update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(request.path as Path, (value) =>
       value === null ? null : { ...value, ...keptOf(request.body as Value, this.options) },
     );
   }
 
   /** Empties it and answers what it held (for a DELETE whose spec returns it). */
-  async take<Out = Item>(request: { path: object }): Promise<Out | undefined> {
+  take<Out = Item>(request: { path: object }): Out | undefined {
     // Read and emptied in one step: two DELETEs at once cannot both answer the value.
     const held = this.held<Out>(request.path as Path);
     if (held !== undefined) this.values.set(this.ownerOf(request.path as Path)!, null);
     return held;
   }
 
-  async remove(request: { path: object }): Promise<boolean> {
-    return (await this.take(request)) !== undefined;
+  remove(request: { path: object }): boolean {
+    return this.take(request) !== undefined;
   }
 
   private held<Out>(path: Path): Out | undefined {

@@ -134,7 +134,9 @@ interface Stored {
  * Items as the API shows them. Each method may be asked for another item type
  * (`Out`, inferred from the handler it serves): a list's items can be a
  * narrower view of the resource than its read; this store keeps what it was
- * given and does not tell them apart.
+ * given and does not tell them apart. Each answers at once, not with a
+ * promise: nothing here waits, and a request its answer serves is then
+ * answered without one (operation.ts).
  */
 export class MemoryCollection<Item> implements Collection<Item> {
   private readonly rows = new Map<string, Stored>();
@@ -156,10 +158,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
    * does not exist. A path that names only some of the scope (`/fields` beside
    * `/fields/{collection}`) lists the items under every value of the rest.
    */
-  async list<Out = Item>(request: {
-    path: object;
-    list: ListQuery;
-  }): Promise<ListPage<Out> | undefined> {
+  list<Out = Item>(request: { path: object; list: ListQuery }): ListPage<Out> | undefined {
     const inScope = this.scopeFilter(request.path as Path);
     if (inScope === undefined) return undefined;
     const { list } = request;
@@ -199,12 +198,12 @@ export class MemoryCollection<Item> implements Collection<Item> {
     this.listed.set(key, listed);
   }
 
-  async get<Out = Item>(request: { path: object }): Promise<Out | undefined> {
+  get<Out = Item>(request: { path: object }): Out | undefined {
     const stored = this.find(request.path as Path);
     return stored && this.present<Out>(stored);
   }
 
-  async create<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
+  create<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     const path = this.placed(request.path as Path, request.body);
     const scope = this.scopeOf(path);
     if (scope === undefined) return undefined;
@@ -223,7 +222,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     return this.present<Out>(this.insert(row, scope, this.ownersOf(path)));
   }
 
-  async replace<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
+  replace<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(
       request.path as Path,
       (row) =>
@@ -235,7 +234,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     );
   }
 
-  async update<Out = Item>(request: { path: object; body: unknown }): Promise<Out | undefined> {
+  update<Out = Item>(request: { path: object; body: unknown }): Out | undefined {
     return this.write<Out>(
       request.path as Path,
       (row) => ({ ...row, ...this.written(request.body), ...pick(row, this.kept()) }) as Row,
@@ -243,7 +242,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
   }
 
   /** Deletes the item and answers it (for a DELETE whose spec returns the deleted resource). */
-  async take<Out = Item>(request: { path: object }): Promise<Out | undefined> {
+  take<Out = Item>(request: { path: object }): Out | undefined {
     const stored = this.find(request.path as Path);
     if (!stored) return undefined;
     this.rows.delete(keyOf(stored.scope, stored.row.id));
@@ -251,7 +250,7 @@ export class MemoryCollection<Item> implements Collection<Item> {
     return this.present<Out>(stored);
   }
 
-  async remove(request: { path: object }): Promise<boolean> {
+  remove(request: { path: object }): boolean {
     const stored = this.find(request.path as Path);
     if (stored === undefined) return false;
     this.listed.clear();

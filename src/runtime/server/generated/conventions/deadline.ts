@@ -6,6 +6,7 @@
  * every request, most of which answer in microseconds) would cost more than
  * the request.
  */
+import { isThenable } from './auth.js';
 import { ApiError, ERROR_CODES } from './errors.js';
 
 interface Pending {
@@ -15,8 +16,8 @@ interface Pending {
   fail: ((error: ApiError) => void) | undefined;
 }
 
-/** Awaits a handler's result for at most `timeoutMs`. */
-export type Deadline = <Result>(result: Result | Promise<Result>) => Promise<Result>;
+/** Holds a handler's promise to at most `timeoutMs`; a result that is no promise is handed back as it is. */
+export type Deadline = <Result>(result: Result | PromiseLike<Result>) => Result | Promise<Result>;
 
 export function handlerDeadline(timeoutMs: number): Deadline {
   let queue: Pending[] = [];
@@ -51,15 +52,16 @@ export function handlerDeadline(timeoutMs: number): Deadline {
     if (head < queue.length) arm();
   };
 
-  return <Result,>(result: Result | Promise<Result>): Promise<Result> => {
-    // Another library's promise (a thenable: Knex, Prisma) is held to the limit as a native one is.
-    if (!isThenable(result)) return Promise.resolve(result);
+  return <Result,>(result: Result | PromiseLike<Result>): Result | Promise<Result> => {
+    // A handler that answered at once has met its deadline. Another library's promise (a
+    // thenable: Knex, Prisma) is held to the limit as a native one is.
+    if (!isThenable(result)) return result;
     // A handler that fails after the answer is gone is no one's to hear: its rejection is dropped.
     return new Promise<Result>((resolve, reject) => {
       const entry: Pending = { at: performance.now() + timeoutMs, fail: reject };
       queue.push(entry);
       if (timer === undefined) arm();
-      (result as PromiseLike<Result>).then(
+      result.then(
         (value) => {
           if (entry.fail === undefined) return;
           entry.fail = undefined;
@@ -75,14 +77,6 @@ export function handlerDeadline(timeoutMs: number): Deadline {
       );
     });
   };
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 function tooLate(timeoutMs: number): ApiError {

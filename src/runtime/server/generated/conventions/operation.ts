@@ -6,6 +6,7 @@
 import type { Context, ParameterizedContext } from 'koa';
 import {
   authorize,
+  isThenable,
   type Caller,
   type Principal,
   type Realm,
@@ -19,6 +20,7 @@ import { errors } from './errors.js';
 import {
   listQueryOf,
   paginationOf,
+  paginationText,
   type CursorPage,
   type ListQuery,
   type OffsetPage,
@@ -188,8 +190,11 @@ type AnyRequest = OperationRequest<Record<string, unknown>, Record<string, unkno
   list?: ListQuery;
 };
 
-/** Answers a request routed to the operation, given its path parameters. */
-export type OperationHandler = (ctx: ServiceContext, path: Record<string, string>) => Promise<void>;
+/** Answers a request routed to the operation, given its path parameters; a promise where it waits for something. */
+export type OperationHandler = (
+  ctx: ServiceContext,
+  path: Record<string, string>,
+) => void | Promise<void>;
 
 type ServiceContext = ParameterizedContext<ServiceState>;
 
@@ -203,13 +208,12 @@ export function operation<Handlers>(
   const lastTag: LastTag = { data: '', pagination: undefined, tag: '' };
   const lastPage: LastPage = { renderings: [], json: '[]' };
   const cursorKeyOf = cursorKey(context, route);
-  return async (ctx, path) => {
-    authorize(route.security, ctx.state, context.realm);
-    const body = route.body
-      ? await readJsonBody(ctx, route.body, context.bodyBounds)
-      : route.upload
-        ? await route.upload.read(ctx, context.streams)
-        : NO_BODY;
+  /** From the body read on; a promise only where the handler's result or included relations are one. */
+  const answerRequest = (
+    ctx: ServiceContext,
+    path: Record<string, string>,
+    body: unknown,
+  ): void | Promise<void> => {
     const walk = route.paging ? cursorKeyOf(path) : '';
     const request = requestOf(ctx, path, route, context, body, walk);
     // Checked before the handler runs: a request that names an unknown field changes nothing.
@@ -228,21 +232,34 @@ export function operation<Handlers>(
     const { result: invoked, noted } = noteRenderings(() =>
       route.invoke(context.handlers, request),
     );
-    const result = deadline ? await deadline(invoked) : await invoked;
-    if (route.answer) return route.answer.send(ctx, result, context.streams);
-    const answering = answer(ctx, {
-      route,
-      context,
-      request,
-      result,
-      walk,
-      noted,
-      lastTag,
-      lastPage,
-      ...representation,
-    });
-    // Most answers need nothing awaited (only included relations do): none is then awaited.
-    if (answering) await answering;
+    const held = deadline ? deadline(invoked) : invoked;
+    const send = (result: unknown): void | Promise<void> =>
+      route.answer
+        ? route.answer.send(ctx, result, context.streams)
+        : answer(ctx, {
+            route,
+            context,
+            request,
+            result,
+            walk,
+            noted,
+            lastTag,
+            lastPage,
+            ...representation,
+          });
+    // A handler that answers at once (the memory store's do) is answered at once: no promise
+    // made, no turn of the event loop's microtasks waited for.
+    return isThenable(held) ? Promise.resolve(held).then(send) : send(held);
+  };
+  return (ctx, path) => {
+    authorize(route.security, ctx.state, context.realm);
+    if (route.body)
+      return readJsonBody(ctx, route.body, context.bodyBounds).then((body) =>
+        answerRequest(ctx, path, body),
+      );
+    if (route.upload)
+      return route.upload.read(ctx, context.streams).then((body) => answerRequest(ctx, path, body));
+    return answerRequest(ctx, path, NO_BODY);
   };
 }
 
@@ -428,7 +445,7 @@ function send<Handlers>(
   // Serialized once: the same text makes the ETag and the body.
   const serialized = {
     data,
-    pagination: pagination === undefined ? undefined : JSON.stringify(pagination),
+    pagination: pagination === undefined ? undefined : paginationText(pagination),
   };
   if (
     (ctx.method === 'GET' || ctx.method === 'HEAD') &&

@@ -122,9 +122,10 @@ export interface Rendering {
   /** The item as the store made it: what a copy must still equal. */
   readonly template: Fields;
   readonly shape: ResourceShape;
-  /** The template's keys, in order; a typed item's attributes' keys. */
-  readonly keys: readonly string[];
-  readonly attributeKeys: readonly string[] | undefined;
+  /** The template's keys and values, in order. */
+  readonly fields: RenderedFields;
+  /** A typed item's attributes' keys and values. */
+  readonly attributes: RenderedFields | undefined;
   /** Made on first use. */
   json?: string;
   tag?: string;
@@ -139,10 +140,25 @@ export function renderingFor(template: Fields, shape: ResourceShape): Rendering 
   return {
     template,
     shape,
-    keys: Object.keys(template),
-    attributeKeys: attributes && Object.keys(attributes),
+    fields: fieldsOf(template),
+    attributes: attributes && fieldsOf(attributes),
   };
 }
+
+/**
+ * A record's keys and values, each in an array: a copy is compared with them
+ * by position, where reading the template by each key would look every key
+ * up anew (on a page of 20 that was most of the comparing).
+ */
+interface RenderedFields {
+  readonly keys: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+const fieldsOf = (record: Fields): RenderedFields => ({
+  keys: Object.keys(record),
+  values: Object.values(record),
+});
 
 function plainValues(record: Fields, shape: ResourceShape): boolean {
   for (const key in record) {
@@ -171,7 +187,7 @@ let handedOut: unknown[] | undefined;
 /** A copy of the template; noted with its rendering while a handler is called. */
 export function renderedCopy(rendering: Rendering): Fields {
   const { template } = rendering;
-  const copy = rendering.attributeKeys
+  const copy = rendering.attributes
     ? { ...template, attributes: { ...(template.attributes as Fields) } }
     : { ...template };
   handedOut?.push(copy, rendering);
@@ -202,8 +218,7 @@ export function renderingOf(item: unknown, noted: Noted, position = 0): Renderin
   let index = noted[position * 2] === item ? position * 2 : noted.indexOf(item);
   if (index % 2 !== 0) index = -1;
   const rendering = index < 0 ? undefined : (noted[index + 1] as Rendering);
-  return rendering &&
-    sameAs(item as Fields, rendering.template, rendering.keys, rendering.attributeKeys)
+  return rendering && sameAs(item as Fields, rendering.fields, rendering.attributes)
     ? rendering
     : undefined;
 }
@@ -211,24 +226,24 @@ export function renderingOf(item: unknown, noted: Noted, position = 0): Renderin
 /** Same keys in the same order, same values (a typed item's attributes compared the same way). */
 function sameAs(
   item: Fields,
-  template: Fields,
-  keys: readonly string[],
-  attributeKeys: readonly string[] | undefined,
+  { keys, values }: RenderedFields,
+  attributes: RenderedFields | undefined,
 ): boolean {
   if (Object.getPrototypeOf(item) !== Object.prototype) return false;
   let index = 0;
   for (const key in item) {
-    if (key !== keys[index++]) return false;
+    if (key !== keys[index]) return false;
     const value = item[key];
-    if (value === template[key]) continue;
-    if (
-      attributeKeys === undefined ||
-      key !== 'attributes' ||
-      typeof value !== 'object' ||
-      value === null ||
-      !sameAs(value as Fields, template.attributes as Fields, attributeKeys, undefined)
-    )
-      return false;
+    if (value !== values[index++]) {
+      // The copy's attributes are an object of their own, compared the same way.
+      const same =
+        attributes !== undefined &&
+        key === 'attributes' &&
+        typeof value === 'object' &&
+        value !== null &&
+        sameAs(value as Fields, attributes, undefined);
+      if (!same) return false;
+    }
   }
   return index === keys.length;
 }

@@ -189,13 +189,23 @@ function find<Target>(
 
 function segmentsOf(path: string): string[] {
   // The usual path (`/authors/1`) has one slash in front and none behind: no expression to run.
-  const trimmed =
+  const usual =
     path.charCodeAt(0) === SLASH &&
     path.charCodeAt(1) !== SLASH &&
-    path.charCodeAt(path.length - 1) !== SLASH
-      ? path.slice(1)
-      : path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
+    path.charCodeAt(path.length - 1) !== SLASH;
+  if (!usual) {
+    const trimmed = path.replace(/^\/+|\/+$/g, '');
+    return trimmed === '' ? [] : trimmed.split('/');
+  }
+  // Cut at each slash: no copy of the path without its first one for `split` to read.
+  const segments: string[] = [];
+  let start = 1;
+  for (let end = path.indexOf('/', start); end >= 0; end = path.indexOf('/', start)) {
+    segments.push(path.slice(start, end));
+    start = end + 1;
+  }
+  if (start < path.length) segments.push(path.slice(start));
+  return segments;
 }
 
 const SLASH = 47;

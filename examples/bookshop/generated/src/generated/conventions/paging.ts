@@ -113,7 +113,7 @@ export function paginationOf(
   list: ListQuery,
   page: CursorPage<unknown> | OffsetPage<unknown>,
   secret: string,
-) {
+): CursorPagination | OffsetPagination {
   if (rule.style === 'offset') {
     const total = (page as OffsetPage<unknown>).total;
     return {
@@ -127,6 +127,20 @@ export function paginationOf(
   return next === undefined
     ? { cursor: null, has_more: false }
     : { cursor: cursorFor(next, list, secret), has_more: true };
+}
+
+/** The last page of a cursor walk, as JSON. */
+const LAST_PAGE = '{"cursor":null,"has_more":false}';
+
+/**
+ * The `pagination` member's JSON text. A cursor's is written out: a cursor
+ * is base64url and a dot, its own JSON string once quoted.
+ */
+export function paginationText(pagination: CursorPagination | OffsetPagination): string {
+  if (!('cursor' in pagination)) return JSON.stringify(pagination);
+  return pagination.cursor === null
+    ? LAST_PAGE
+    : `{"cursor":"${pagination.cursor}","has_more":true}`;
 }
 
 /** The last cursor signed, and all it was made from: the same page asked again is not hashed and signed again. */

@@ -62,7 +62,7 @@ export function countRequest(
   ctx: ParameterizedContext<ServiceState>,
   { limit, windowSeconds, store }: RateLimitOptions,
 ): void | Promise<void> {
-  const key = ctx.state.principal ? `principal:${ctx.state.principal.id}` : `address:${ctx.ip}`;
+  const key = ctx.state.principal ? principalKey(ctx.state.principal.id) : addressKey(ctx.ip);
   const window = store.hit(key, windowSeconds * 1000);
   // The in-memory store answers synchronously, and so does this then (see identify).
   return isThenable(window)
@@ -70,14 +70,20 @@ export function countRequest(
     : tellWindow(ctx, limit, window);
 }
 
-/** A number's text, remembered while the number stays the same: the limit, and a window's reset, from one request to the next. */
-function rememberedText(): (value: number) => string {
-  let last = { value: NaN, text: '' };
+/**
+ * A value's text, remembered while the value stays the same from one request
+ * to the next: the limit and a window's reset; a caller's key, which the
+ * counters' Map then hashes once rather than on every request.
+ */
+function remembered<Value>(textOf: (value: Value) => string): (value: Value) => string {
+  let last: { value: Value | undefined; text: string } = { value: undefined, text: '' };
   return (value) =>
-    value === last.value ? last.text : (last = { value, text: String(value) }).text;
+    value === last.value ? last.text : (last = { value, text: textOf(value) }).text;
 }
-const limitText = rememberedText();
-const resetText = rememberedText();
+const limitText = remembered<number>(String);
+const resetText = remembered<number>(String);
+const principalKey = remembered((id: string) => `principal:${id}`);
+const addressKey = remembered((address: string) => `address:${address}`);
 
 /** The rate-limit headers of the window; 429 once it is spent. */
 function tellWindow(
